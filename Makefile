@@ -1,0 +1,181 @@
+# Pageturn — top-level build.
+#
+#   make            build build/kernel.elf
+#   make iso        build build/pageturn.iso (CMDLINE="..." sets the kernel command line,
+#                   GRUB_TIMEOUT=5 shows GRUB's menu for 5 seconds)
+#   make run        boot the ISO in QEMU, serial console in this terminal
+#   make run-gui    boot the ISO in a QEMU window
+#   make debug      boot halted with a gdb stub; `gdb -x build/gdbinit` attaches
+#   make test       host unit tests + QEMU integration tests
+#   make deps       install the Debian packages the project needs
+#   make help       this text
+#
+# CROSS=x86_64-elf- builds with a cross toolchain instead of the host gcc.
+# ACCEL=kvm runs QEMU with KVM (default: TCG, see docs/boot.md).
+# FIRMWARE=uefi boots through OVMF instead of SeaBIOS; MEM=2G sets the RAM.
+
+VERSION     := 0.1.0
+CROSS       ?=
+CC          := $(CROSS)gcc
+LD          := $(CROSS)ld
+NM          := $(CROSS)nm
+OBJCOPY     := $(CROSS)objcopy
+NASM        ?= nasm
+PYTHON      ?= /usr/bin/python3
+HOSTCC      ?= gcc
+
+B           := build
+CMDLINE     ?=
+GRUB_TIMEOUT ?= 0
+MEM         ?= 512M
+ACCEL       ?= tcg
+FIRMWARE    ?= bios
+MEDIUM      ?= cdrom
+ISO         ?= $(B)/pageturn.iso
+FONT        ?= /usr/share/consolefonts/Lat15-Terminus16.psf.gz
+
+GIT_REV     := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+# --- kernel flags -----------------------------------------------------------
+KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+	-ffreestanding -nostdlib -fno-pic -fno-pie -mno-red-zone \
+	-mcmodel=kernel -mno-mmx -mno-sse -mno-sse2 -mno-80387 -mgeneral-regs-only \
+	-fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-optimize-sibling-calls -fno-shrink-wrap -fno-toplevel-reorder \
+	-fno-strict-aliasing -fno-common \
+	-Iinclude -I$(B)/include -MMD -MP
+KNASMFLAGS := -f elf64 -g -F dwarf -Iinclude/
+KLDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack -T linker.ld --no-warn-rwx-segments
+
+# Every .c and .asm under these folders is part of the kernel.
+KDIRS   := boot kernel mm drivers
+KSRC_C  := $(shell find $(KDIRS) -name '*.c' | sort)
+KSRC_S  := $(shell find $(KDIRS) -name '*.asm' | sort)
+KOBJS   := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.asm=$(B)/%.o) $(B)/font.o
+
+.PHONY: all iso run run-gui debug test unit qemu-test deps help clean FORCE
+.DELETE_ON_ERROR:
+
+all: $(B)/kernel.elf
+
+help:
+	@sed -n '2,16s/^# \{0,1\}//p' Makefile
+
+# --- generated headers: only rewritten when their content changes -----------
+$(B)/include/generated/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define PAGETURN_VERSION "%s"\n#define PAGETURN_GIT_REV "%s"\n' \
+		'$(VERSION)' '$(GIT_REV)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+# Objects are rebuilt when the flags change, not only their sources.
+$(B)/kflags.txt: FORCE
+	@mkdir -p $(B)
+	@echo '$(CC) $(KCFLAGS) $(NASM) $(KNASMFLAGS)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+$(B)/%.o: %.c $(B)/kflags.txt
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) -c $< -o $@
+
+$(B)/%.o: %.asm $(B)/kflags.txt
+	@mkdir -p $(dir $@)
+	$(NASM) $(KNASMFLAGS) -MD $(B)/$*.d -MP $< -o $@
+
+$(B)/kernel/main.o: $(B)/include/generated/version.h
+
+# The console font: a PSF font from Debian's console-setup, linked in as data.
+$(B)/font.psf: $(FONT)
+	@mkdir -p $(B)
+	gzip -dc $< > $@
+$(B)/font.o: $(B)/font.psf tools/incbin.asm
+	$(NASM) -f elf64 -DFILE='"$<"' -DSYM=console_font tools/incbin.asm -o $@
+
+# --- link: two passes so the kernel carries its own symbol table -------------
+# Pass 1 links with an empty table; the table generated from pass 1 goes in
+# the last section of the image, so no other address moves in pass 2.
+$(B)/kallsyms0.o: tools/kallsyms.sh
+	@mkdir -p $(B)
+	sh tools/kallsyms.sh /dev/null > $(B)/kallsyms0.c
+	$(CC) $(KCFLAGS) -c $(B)/kallsyms0.c -o $@
+
+$(B)/kernel.pass1.elf: $(KOBJS) $(B)/kallsyms0.o linker.ld
+	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms0.o
+
+$(B)/kallsyms.o: $(B)/kernel.pass1.elf tools/kallsyms.sh
+	$(NM) -n --defined-only $< | sh tools/kallsyms.sh - > $(B)/kallsyms.c
+	$(CC) $(KCFLAGS) -c $(B)/kallsyms.c -o $@
+
+$(B)/kernel.elf: $(B)/kernel.pass1.elf $(B)/kallsyms.o
+	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms.o
+	@$(NM) -n --defined-only $(B)/kernel.pass1.elf | grep -i ' t ' > $(B)/syms1.txt
+	@$(NM) -n --defined-only $@ | grep -i ' t ' > $(B)/syms2.txt
+	@cmp -s $(B)/syms1.txt $(B)/syms2.txt || { echo "kallsyms: text moved between link passes" >&2; rm -f $@; exit 1; }
+	@! command -v grub-file >/dev/null || grub-file --is-x86-multiboot2 $@ || \
+		{ echo "$@: GRUB does not accept it as multiboot2" >&2; rm -f $@; exit 1; }
+
+# --- the bootable image -----------------------------------------------------
+iso: deps-check $(ISO)
+
+# Rebuild the image when the command line or the menu timeout changes.
+$(B)/iso-config.txt: FORCE
+	@mkdir -p $(B)
+	@printf '%s\n%s\n' '$(CMDLINE)' '$(GRUB_TIMEOUT)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+$(ISO): $(B)/kernel.elf $(B)/iso-config.txt iso/grub.cfg.in tools/mkiso.sh
+	sh tools/mkiso.sh $(B)/kernel.elf '$(CMDLINE)' $@ '$(GRUB_TIMEOUT)'
+
+# --- running ----------------------------------------------------------------
+QEMU_RUN = $(PYTHON) tools/qemu.py --iso $(ISO) --mem $(MEM) --accel $(ACCEL) --firmware $(FIRMWARE) --medium $(MEDIUM)
+
+run: iso
+	@echo "Pageturn: serial console below. Quit QEMU with Ctrl-A then X."
+	$(QEMU_RUN) --mode serial
+
+run-gui: iso
+	$(QEMU_RUN) --mode gui
+
+debug: iso $(B)/gdbinit
+	@echo "QEMU is halted with a gdb stub on :1234. In another terminal: gdb -x $(B)/gdbinit"
+	@echo "Quit QEMU with Ctrl-A then X."
+	$(QEMU_RUN) --mode serial --gdb
+
+$(B)/gdbinit: tools/gdbinit.in
+	@mkdir -p $(B)
+	sed 's|@KERNEL@|$(abspath $(B)/kernel.elf)|' $< > $@
+
+# --- tests ------------------------------------------------------------------
+UNIT_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -I$(B)/include \
+	-DHOST_TEST -fsanitize=address,undefined -fno-omit-frame-pointer
+UNIT_TESTS  := $(patsubst tests/unit/test_%.c,$(B)/unit/test_%,$(wildcard tests/unit/test_*.c))
+
+# Each unit test links the kernel sources it exercises, built for the host.
+UNIT_SRCS_cmdline    := kernel/cmdline.c
+UNIT_SRCS_multiboot2 := kernel/multiboot2.c
+UNIT_SRCS_vsprintf   := kernel/lib/vsprintf.c
+UNIT_SRCS_psf        := drivers/console/psf.c
+# The kernel's formatter must not interpose on the host libc's (cmocka uses it).
+UNIT_CFLAGS_vsprintf := -Dvsnprintf=kernel_vsnprintf -Dsnprintf=kernel_snprintf
+
+.SECONDEXPANSION:
+$(B)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $$(wildcard include/*/*.h)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(UNIT_CFLAGS) $(UNIT_CFLAGS_$*) -o $@ $< $(UNIT_SRCS_$*) -lcmocka
+
+unit: deps-check $(UNIT_TESTS)
+
+test: deps-check all $(UNIT_TESTS) $(B)/font.psf
+	$(PYTHON) tests/run.py --build $(B)
+
+# --- packages ---------------------------------------------------------------
+deps:
+	sh tools/deps.sh install
+
+deps-check:
+	@sh tools/deps.sh check
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

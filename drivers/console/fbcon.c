@@ -1,0 +1,276 @@
+/*
+ * fbcon: a text console drawn on the linear framebuffer that UEFI boots
+ * get from GRUB, using the PSF font linked into the kernel.
+ *
+ * Layout: the screen is a grid of cols x rows character cells of
+ * font.width x font.height pixels, starting at pixel (0,0); cell (col,row)
+ * covers x = col * font.width, y = row * font.height onwards.  Pixels right
+ * of and below the grid stay background.  Text is light grey on black and
+ * no cursor is drawn, so a screenshot holds exactly the glyphs written.
+ *
+ * Pixels are 32, 24 or 16 bits, little-endian, with red, green and blue
+ * at the bit positions and sizes the bootloader reports.
+ *
+ * State: the framebuffer mapping and geometry, the font, the two pixel
+ * values, and the cursor (cur_row, cur_col).  Invariants: cur_row < rows
+ * and cur_col <= cols.  cur_col == cols means the line is full: the next
+ * printable character wraps to a new line first (as Linux's console
+ * does), so a line of exactly cols characters followed by '\n' takes one
+ * screen line, not two.
+ *
+ * There is no lock: printk serialises console writes (interrupts off).
+ */
+#include <drivers/console.h>
+#include <drivers/psf.h>
+#include <mm/early_ioremap.h>
+#include <pageturn/printk.h>
+#include <pageturn/string.h>
+#include <uapi/errno.h>
+
+#define FG_GREY		0xaa	/* light grey: each of red, green, blue */
+#define BG_BLACK	0x00
+#define TAB_WIDTH	8
+
+static struct {
+	uint8_t *base;		/* pixel (0,0) */
+	uint32_t pitch;		/* bytes from one pixel line to the next */
+	uint32_t width, height;	/* pixels */
+	unsigned int bytes_pp;	/* bytes per pixel: 2, 3 or 4 */
+	uint32_t fg, bg;	/* pixel values */
+} fb;
+
+static struct psf_font font;
+static unsigned int cols, rows;
+static unsigned int cur_row, cur_col;
+
+/* Scale an 8-bit colour component to size bits and shift it to pos.
+ * The caller ensures pos + size <= 32. */
+static uint32_t fb_component(uint8_t v, uint8_t pos, uint8_t size)
+{
+	uint32_t c;
+
+	if (size == 0)
+		return 0;
+	c = size >= 8 ? (uint32_t)v << (size - 8) : (uint32_t)v >> (8 - size);
+	return c << pos;
+}
+
+/* The pixel value of colour (r, g, b) in the framebuffer's format. */
+static uint32_t fb_rgb(const struct boot_framebuffer *f, uint8_t r,
+		       uint8_t g, uint8_t b)
+{
+	return fb_component(r, f->red_pos, f->red_size) |
+	       fb_component(g, f->green_pos, f->green_size) |
+	       fb_component(b, f->blue_pos, f->blue_size);
+}
+
+static uint8_t *fb_pixel(unsigned int x, unsigned int y)
+{
+	return fb.base + (size_t)y * fb.pitch + (size_t)x * fb.bytes_pp;
+}
+
+/* Set n pixels starting at dst to pixel value px. */
+static void fb_fill(uint8_t *dst, unsigned int n, uint32_t px)
+{
+	unsigned int x;
+
+	switch (fb.bytes_pp) {
+	case 4:
+		for (x = 0; x < n; x++)
+			((uint32_t *)dst)[x] = px;
+		break;
+	case 3:
+		for (x = 0; x < n; x++) {
+			dst[3 * x] = px & 0xff;
+			dst[3 * x + 1] = (px >> 8) & 0xff;
+			dst[3 * x + 2] = (px >> 16) & 0xff;
+		}
+		break;
+	case 2:
+		for (x = 0; x < n; x++)
+			((uint16_t *)dst)[x] = (uint16_t)px;
+		break;
+	}
+}
+
+/* Pixel lines [y0, y1), from x = 0 for n pixels, become background. */
+static void fb_clear_lines(unsigned int y0, unsigned int y1, unsigned int n)
+{
+	unsigned int y;
+
+	for (y = y0; y < y1; y++)
+		fb_fill(fb_pixel(0, y), n, fb.bg);
+}
+
+static bool glyph_bit(const uint8_t *bits, unsigned int x)
+{
+	return bits[x / 8] & (0x80 >> (x % 8));
+}
+
+/* Draw one pixel row of a glyph (bits, leftmost pixel in the top bit) at
+ * dst: every pixel of the cell's row is written, foreground or background. */
+static void fbcon_draw_glyph_row(uint8_t *dst, const uint8_t *bits)
+{
+	unsigned int x, n = font.width;
+	uint32_t px;
+
+	switch (fb.bytes_pp) {
+	case 4:
+		for (x = 0; x < n; x++)
+			((uint32_t *)dst)[x] = glyph_bit(bits, x) ? fb.fg : fb.bg;
+		break;
+	case 3:
+		for (x = 0; x < n; x++) {
+			px = glyph_bit(bits, x) ? fb.fg : fb.bg;
+			dst[3 * x] = px & 0xff;
+			dst[3 * x + 1] = (px >> 8) & 0xff;
+			dst[3 * x + 2] = (px >> 16) & 0xff;
+		}
+		break;
+	case 2:
+		for (x = 0; x < n; x++)
+			((uint16_t *)dst)[x] =
+				(uint16_t)(glyph_bit(bits, x) ? fb.fg : fb.bg);
+		break;
+	}
+}
+
+/* Draw character c in cell (col, row), replacing what was there. */
+static void fbcon_draw_char(unsigned int col, unsigned int row,
+			    unsigned char c)
+{
+	const uint8_t *bits = psf_glyph(&font, c);
+	uint8_t *line = fb_pixel(col * font.width, row * font.height);
+	unsigned int y;
+
+	for (y = 0; y < font.height; y++) {
+		fbcon_draw_glyph_row(line, bits);
+		bits += font.bytes_per_row;
+		line += fb.pitch;
+	}
+}
+
+/* Move every text row up one, dropping the top one; the bottom text row
+ * becomes background.  Copies pixel line by pixel line, since the pitch
+ * may be wider than the visible line. */
+static void fbcon_scroll(void)
+{
+	unsigned int text_width = cols * font.width;
+	size_t line_bytes = (size_t)text_width * fb.bytes_pp;
+	unsigned int last = (rows - 1) * font.height;
+	unsigned int y;
+
+	for (y = 0; y < last; y++)
+		memmove(fb_pixel(0, y), fb_pixel(0, y + font.height), line_bytes);
+	fb_clear_lines(last, last + font.height, text_width);
+}
+
+static void fbcon_newline(void)
+{
+	cur_col = 0;
+	if (cur_row + 1 < rows)
+		cur_row++;
+	else
+		fbcon_scroll();
+}
+
+/* Interpret one byte: a control character moves the cursor, a printable
+ * one is drawn; other control characters are ignored. */
+static void fbcon_putc(unsigned char c)
+{
+	switch (c) {
+	case '\n':
+		fbcon_newline();
+		break;
+	case '\r':
+		cur_col = 0;
+		break;
+	case '\t':
+		if (cur_col >= cols)
+			fbcon_newline();
+		cur_col = MIN(ALIGN_UP(cur_col + 1, TAB_WIDTH), cols);
+		break;
+	case '\b':
+		if (cur_col > 0)
+			cur_col--;
+		break;
+	default:
+		if (c < ' ' || c == 0x7f)
+			break;
+		if (cur_col >= cols)
+			fbcon_newline();
+		fbcon_draw_char(cur_col, cur_row, c);
+		cur_col++;
+		break;
+	}
+}
+
+static void fbcon_write(struct console *con, const char *s, size_t len)
+{
+	(void)con;
+	while (len--)
+		fbcon_putc((unsigned char)*s++);
+}
+
+static struct console fbcon_console = {
+	.name = "fbcon",
+	.write = fbcon_write,
+};
+
+/* Whether a colour field lies inside a pixel of bpp bits. */
+static bool fb_field_fits(uint8_t pos, uint8_t size, uint8_t bpp)
+{
+	return (unsigned int)pos + size <= bpp;
+}
+
+/*
+ * Take over an RGB framebuffer: load the console font, map the
+ * framebuffer, clear it and register the console.  Returns 0, -ENODEV
+ * without an RGB framebuffer of 16, 24 or 32 bits per pixel, or -EINVAL
+ * when the font, the geometry or the mapping is unusable.
+ */
+int fbcon_init(const struct boot_info *bi)
+{
+	const struct boot_framebuffer *f = &bi->fb;
+	size_t size;
+	int err;
+
+	if (!bi->has_framebuffer || f->type != MB2_FB_RGB)
+		return -ENODEV;
+	if (f->bpp != 32 && f->bpp != 24 && f->bpp != 16)
+		return -ENODEV;
+	if (!fb_field_fits(f->red_pos, f->red_size, f->bpp) ||
+	    !fb_field_fits(f->green_pos, f->green_size, f->bpp) ||
+	    !fb_field_fits(f->blue_pos, f->blue_size, f->bpp))
+		return -EINVAL;
+
+	err = psf_load(console_font, (size_t)(console_font_end - console_font),
+		       &font);
+	if (err)
+		return -EINVAL;
+
+	fb.bytes_pp = f->bpp / 8;
+	if (f->width == 0 || f->height == 0 ||
+	    f->pitch / fb.bytes_pp < f->width)
+		return -EINVAL;
+	cols = f->width / font.width;
+	rows = f->height / font.height;
+	if (cols == 0 || rows == 0)
+		return -EINVAL;
+
+	size = (size_t)f->pitch * f->height;
+	fb.base = early_memremap(f->addr, size);
+	if (!fb.base)
+		return -EINVAL;
+	fb.pitch = f->pitch;
+	fb.width = f->width;
+	fb.height = f->height;
+	fb.fg = fb_rgb(f, FG_GREY, FG_GREY, FG_GREY);
+	fb.bg = fb_rgb(f, BG_BLACK, BG_BLACK, BG_BLACK);
+
+	fb_clear_lines(0, fb.height, fb.width);
+	cur_row = 0;
+	cur_col = 0;
+	register_console(&fbcon_console);
+	return 0;
+}

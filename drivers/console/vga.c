@@ -1,0 +1,208 @@
+/*
+ * The VGA text console: the screen a BIOS boot leaves behind, 80x25
+ * character cells at physical 0xb8000.  Each cell is 16 bits, the
+ * character in the low byte and its colour attribute in the high byte.
+ * All text is light grey on black.
+ *
+ * State: the cell array, its geometry, and the cursor (cur_row, cur_col).
+ * Invariants: cur_row < rows and cur_col <= cols.  cur_col == cols means
+ * the line is full: the next printable character wraps to a new line
+ * first (as Linux's console does), so a line of exactly cols characters
+ * followed by '\n' takes one screen line, not two.  The hardware cursor
+ * is moved to (cur_row, cur_col) after every write, clamped to the last
+ * column.
+ *
+ * There is no lock: printk serialises console writes (interrupts off).
+ */
+#include <asm/io.h>
+#include <asm/page.h>
+#include <drivers/console.h>
+#include <pageturn/printk.h>
+#include <uapi/errno.h>
+
+#define VGA_TEXT_PHYS		0xb8000
+#define VGA_TEXT_WINDOW		0x8000	/* 0xb8000..0xbffff */
+#define VGA_TEXT_COLS		80
+#define VGA_TEXT_ROWS		25
+#define VGA_ATTR_GREY_ON_BLACK	0x07
+#define TAB_WIDTH		8
+#define BOOT_DIRECT_MAP_END	(4ull << 30)	/* boot tables map 0..4 GiB */
+
+/*
+ * The CRT controller: write a register's number to the index port, then
+ * read or write its value at the data port.
+ */
+#define CRTC_INDEX		0x3d4
+#define CRTC_DATA		0x3d5
+#define CRTC_MAX_SCAN_LINE	0x09	/* bits 0-4: character height - 1 */
+#define CRTC_CURSOR_START	0x0a	/* bits 0-4: first scan line; bit 5: off */
+#define CRTC_CURSOR_END		0x0b	/* bits 0-4: last scan line */
+#define CRTC_CURSOR_LOC_HIGH	0x0e	/* cursor position, in cells */
+#define CRTC_CURSOR_LOC_LOW	0x0f
+#define CRTC_SCAN_LINE_MASK	0x1f
+#define CRTC_CURSOR_DISABLE	0x20
+
+static volatile uint16_t *cells;
+static unsigned int cols, rows;
+static unsigned int stride;		/* cells from one row to the next */
+static unsigned int cur_row, cur_col;
+
+static uint8_t crtc_read(uint8_t reg)
+{
+	outb(CRTC_INDEX, reg);
+	return inb(CRTC_DATA);
+}
+
+static void crtc_write(uint8_t reg, uint8_t val)
+{
+	outb(CRTC_INDEX, reg);
+	outb(CRTC_DATA, val);
+}
+
+/* Show the hardware cursor as an underline on the last two scan lines of
+ * the character cell (GRUB may have turned it off). */
+static void vga_enable_cursor(void)
+{
+	uint8_t last = crtc_read(CRTC_MAX_SCAN_LINE) & CRTC_SCAN_LINE_MASK;
+	uint8_t first = last ? last - 1 : 0;
+	uint8_t start = crtc_read(CRTC_CURSOR_START);
+	uint8_t end = crtc_read(CRTC_CURSOR_END);
+
+	start &= ~(CRTC_SCAN_LINE_MASK | CRTC_CURSOR_DISABLE);
+	end &= ~CRTC_SCAN_LINE_MASK;
+	crtc_write(CRTC_CURSOR_START, start | first);
+	crtc_write(CRTC_CURSOR_END, end | last);
+}
+
+/* Move the hardware cursor to the software one. */
+static void vga_move_cursor(void)
+{
+	unsigned int pos = cur_row * stride + MIN(cur_col, cols - 1);
+
+	crtc_write(CRTC_CURSOR_LOC_HIGH, (pos >> 8) & 0xff);
+	crtc_write(CRTC_CURSOR_LOC_LOW, pos & 0xff);
+}
+
+static uint16_t vga_cell(unsigned char c)
+{
+	return (uint16_t)(VGA_ATTR_GREY_ON_BLACK << 8 | c);
+}
+
+static void vga_clear_row(unsigned int row)
+{
+	unsigned int col;
+
+	for (col = 0; col < cols; col++)
+		cells[row * stride + col] = vga_cell(' ');
+}
+
+/* Move every row up one, dropping the top one; the bottom row is blank. */
+static void vga_scroll(void)
+{
+	unsigned int row, col;
+
+	for (row = 1; row < rows; row++)
+		for (col = 0; col < cols; col++)
+			cells[(row - 1) * stride + col] = cells[row * stride + col];
+	vga_clear_row(rows - 1);
+}
+
+static void vga_newline(void)
+{
+	cur_col = 0;
+	if (cur_row + 1 < rows)
+		cur_row++;
+	else
+		vga_scroll();
+}
+
+/* Interpret one byte: a control character moves the cursor, a printable
+ * one is stored; other control characters are ignored. */
+static void vga_putc(unsigned char c)
+{
+	switch (c) {
+	case '\n':
+		vga_newline();
+		break;
+	case '\r':
+		cur_col = 0;
+		break;
+	case '\t':
+		if (cur_col >= cols)
+			vga_newline();
+		cur_col = MIN(ALIGN_UP(cur_col + 1, TAB_WIDTH), cols);
+		break;
+	case '\b':
+		if (cur_col > 0)
+			cur_col--;
+		break;
+	default:
+		if (c < ' ' || c == 0x7f)
+			break;
+		if (cur_col >= cols)
+			vga_newline();
+		cells[cur_row * stride + cur_col] = vga_cell(c);
+		cur_col++;
+		break;
+	}
+}
+
+static void vga_console_write(struct console *con, const char *s, size_t len)
+{
+	(void)con;
+	while (len--)
+		vga_putc((unsigned char)*s++);
+	vga_move_cursor();
+}
+
+static struct console vga_console = {
+	.name = "vga",
+	.write = vga_console_write,
+};
+
+/*
+ * Take over the text screen if the boot left one: an EGA-text framebuffer
+ * tag, or no framebuffer tag at all on a BIOS boot (the BIOS default mode).
+ * Clears the screen and registers the console.  Returns 0, -ENODEV when
+ * there is no text screen, or -EINVAL for a geometry that makes no sense.
+ */
+int vga_console_init(const struct boot_info *bi)
+{
+	phys_addr_t addr;
+	uint32_t pitch;
+	uint64_t size;
+	unsigned int row;
+
+	if (bi->has_framebuffer) {
+		if (bi->fb.type != MB2_FB_EGA_TEXT)
+			return -ENODEV;
+		addr = bi->fb.addr;
+		cols = bi->fb.width;
+		rows = bi->fb.height;
+		pitch = bi->fb.pitch;
+	} else if (!bi->efi) {
+		addr = VGA_TEXT_PHYS;
+		cols = VGA_TEXT_COLS;
+		rows = VGA_TEXT_ROWS;
+		pitch = VGA_TEXT_COLS * sizeof(uint16_t);
+	} else {
+		return -ENODEV;
+	}
+
+	size = (uint64_t)pitch * rows;
+	if (cols == 0 || rows == 0 || pitch % sizeof(uint16_t) ||
+	    pitch / sizeof(uint16_t) < cols || size > VGA_TEXT_WINDOW ||
+	    addr > BOOT_DIRECT_MAP_END - size)
+		return -EINVAL;
+
+	cells = phys_to_virt(addr);
+	stride = pitch / sizeof(uint16_t);
+	for (row = 0; row < rows; row++)
+		vga_clear_row(row);
+	cur_row = 0;
+	cur_col = 0;
+	vga_enable_cursor();
+	vga_move_cursor();
+	register_console(&vga_console);
+	return 0;
+}

@@ -1,0 +1,34 @@
+/*
+ * The kernel's virtual memory layout (x86-64, 4-level paging, Linux's
+ * addresses):
+ *
+ *   0x0000000000000000 - 0x00007fffffffffff  user space (later issues)
+ *   0xffff888000000000 - ...                 direct map of physical memory
+ *                                            (PAGE_OFFSET; the boot tables map
+ *                                            the first 4 GiB with 2 MiB pages)
+ *   0xffffffff80000000 - 0xffffffffbfffffff  kernel image (KERNEL_VMA), the
+ *                                            first GiB of physical memory
+ */
+#ifndef ASM_PAGE_H
+#define ASM_PAGE_H
+
+#include <pageturn/types.h>
+
+#define PAGE_SHIFT      12
+#define PAGE_SIZE       (1ul << PAGE_SHIFT)
+#define PAGE_MASK       (~(PAGE_SIZE - 1))
+#define PMD_SHIFT       21
+#define PMD_SIZE        (1ul << PMD_SHIFT)
+
+#define PAGE_OFFSET     0xffff888000000000ul
+#define KERNEL_VMA      0xffffffff80000000ul
+
+/* Physical address <-> direct-map virtual address. */
+static inline void *phys_to_virt(phys_addr_t pa) { return (void *)(pa + PAGE_OFFSET); }
+static inline phys_addr_t virt_to_phys(const void *va)
+{
+	uint64_t v = (uint64_t)va;
+	return v >= KERNEL_VMA ? v - KERNEL_VMA : v - PAGE_OFFSET;
+}
+
+#endif

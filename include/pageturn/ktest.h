@@ -1,0 +1,77 @@
+/*
+ * ktest: in-kernel tests, in the spirit of Linux's KUnit.
+ *
+ * A test case belongs to a suite and registers itself at link time:
+ *
+ *     KTEST(timer, jiffies_advance)
+ *     {
+ *             uint64_t j = jiffies;
+ *             mdelay(50);
+ *             KTEST_EXPECT(t, jiffies > j);
+ *     }
+ *
+ * `test=timer` on the command line runs every case of suite "timer",
+ * `test=timer.jiffies_advance` one case, `test=all` every case except the
+ * KTEST_NAMED_ONLY ones, which run only when named: cases that end in a
+ * deliberate panic (KTEST_CRASHER) and cases that wait for the host
+ * (KTEST_INTERACTIVE).  Results are printed as KTAP on the console, then QEMU is left
+ * through isa-debug-exit with the pass or fail code.
+ */
+#ifndef PAGETURN_KTEST_H
+#define PAGETURN_KTEST_H
+
+#include <pageturn/string.h>
+#include <pageturn/types.h>
+
+struct ktest {
+	const char *suite;
+	const char *name;
+	int failures;
+};
+
+struct ktest_case {
+	const char *suite;
+	const char *name;
+	void (*run)(struct ktest *t);
+	unsigned int flags;
+};
+
+#define KTEST_NAMED_ONLY 1u	/* not part of test=all or test=SUITE */
+
+#define __KTEST(suite_, name_, flags_) \
+	static void ktest_##suite_##_##name_(struct ktest *t); \
+	static const struct ktest_case __ktest_case_##suite_##_##name_ \
+	__used __section(".ktests") __aligned(8) = \
+		{ #suite_, #name_, ktest_##suite_##_##name_, flags_ }; \
+	static void ktest_##suite_##_##name_(struct ktest *t)
+
+#define KTEST(suite, name)             __KTEST(suite, name, 0)
+#define KTEST_CRASHER(suite, name)     __KTEST(suite, name, KTEST_NAMED_ONLY)
+#define KTEST_INTERACTIVE(suite, name) __KTEST(suite, name, KTEST_NAMED_ONLY)
+
+void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
+	__printf(4, 5);
+
+#define KTEST_EXPECT(t, cond) do { \
+	if (!(cond)) \
+		ktest_fail(t, __FILE__, __LINE__, "expected %s", #cond); \
+} while (0)
+
+#define KTEST_EXPECT_EQ(t, a, b) do { \
+	long long _a = (long long)(a), _b = (long long)(b); \
+	if (_a != _b) \
+		ktest_fail(t, __FILE__, __LINE__, "expected %s == %s (%lld != %lld)", \
+			   #a, #b, _a, _b); \
+} while (0)
+
+#define KTEST_EXPECT_STREQ(t, a, b) do { \
+	const char *_a = (a), *_b = (b); \
+	if (!_a || !_b || strcmp(_a, _b) != 0) \
+		ktest_fail(t, __FILE__, __LINE__, "expected %s == \"%s\", got \"%s\"", \
+			   #a, _b ? _b : "(null)", _a ? _a : "(null)"); \
+} while (0)
+
+/* Run the tests named by `test=`, if any; does not return when it ran some. */
+void ktest_run_from_cmdline(void);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * panic() and die(): how the kernel reports a bug in itself.
+ *
+ * Both print, on every console and whatever the log level, a header, all
+ * registers and a backtrace whose frames are named from the kernel's
+ * embedded symbol table.  The backtrace follows the frame-pointer chain
+ * (the kernel is built with -fno-omit-frame-pointer): [rbp] is the caller's
+ * rbp and [rbp + 8] the return address.  A frame is followed only while
+ * rbp is 8-aligned, in the kernel half, and moves up the stack by less
+ * than a stack's size, so a corrupt chain ends the walk rather than
+ * faulting.  A fault during the report stops the CPU at once.
+ *
+ * Afterwards the CPU halts with interrupts off; when tests are running
+ * (`test=` on the command line) QEMU is left with QEMU_EXIT_PANIC so the
+ * harness sees the panic at once.
+ */
+#include <asm/cpu.h>
+#include <asm/page.h>
+#include <asm/ptrace.h>
+#include <asm/traps.h>
+#include <drivers/qemu_exit.h>
+#include <pageturn/cmdline.h>
+#include <pageturn/kallsyms.h>
+#include <pageturn/panic.h>
+#include <pageturn/printk.h>
+
+#define BACKTRACE_MAX_FRAMES 32
+#define STACK_SPAN_MAX (64ul * 1024)
+
+static int panic_depth;
+
+static __printf(1, 2) void report(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	console_write_all(buf, n);
+}
+
+static void report_symbol(const char *prefix, uint64_t addr, uint64_t lookup)
+{
+	uint64_t off;
+	const char *name = kallsyms_lookup(lookup, &off);
+
+	if (name)
+		report("%s[<%016lx>] %s+0x%lx\n", prefix, addr, name, off + (addr - lookup));
+	else
+		report("%s[<%016lx>] ?\n", prefix, addr);
+}
+
+void show_backtrace(uint64_t rip, uint64_t rbp)
+{
+	uint64_t start = rbp;
+	int i;
+
+	report("Call Trace:\n");
+	report_symbol("  ", rip, rip);
+	for (i = 0; i < BACKTRACE_MAX_FRAMES; i++) {
+		const uint64_t *frame = (const uint64_t *)rbp;
+		uint64_t ret, next;
+
+		if (rbp < PAGE_OFFSET || !IS_ALIGNED(rbp, 8) || rbp - start > STACK_SPAN_MAX)
+			break;
+		next = frame[0];
+		ret = frame[1];
+		if (ret < KERNEL_VMA)
+			break;
+		/* Look up ret - 1: a call may be the last instruction of a function. */
+		report_symbol("  ", ret, ret - 1);
+		if (next <= rbp)
+			break;
+		rbp = next;
+	}
+}
+
+void show_regs(const struct pt_regs *r)
+{
+	uint64_t off;
+	const char *fn = kallsyms_lookup(r->rip, &off);
+
+	if (fn)
+		report("RIP: %04lx:%016lx <%s+0x%lx>\n", r->cs, r->rip, fn, off);
+	else
+		report("RIP: %04lx:%016lx\n", r->cs, r->rip);
+	report("RSP: %04lx:%016lx EFLAGS: %08lx\n", r->ss, r->rsp, r->rflags);
+	report("RAX: %016lx RBX: %016lx RCX: %016lx\n", r->rax, r->rbx, r->rcx);
+	report("RDX: %016lx RSI: %016lx RDI: %016lx\n", r->rdx, r->rsi, r->rdi);
+	report("RBP: %016lx R08: %016lx R09: %016lx\n", r->rbp, r->r8, r->r9);
+	report("R10: %016lx R11: %016lx R12: %016lx\n", r->r10, r->r11, r->r12);
+	report("R13: %016lx R14: %016lx R15: %016lx\n", r->r13, r->r14, r->r15);
+	report("CR0: %016lx CR2: %016lx CR3: %016lx CR4: %016lx\n",
+	       read_cr0(), read_cr2(), read_cr3(), read_cr4());
+}
+
+/* Enter the report; a second entry means the report itself faulted. */
+static void panic_enter(void)
+{
+	cli();
+	if (panic_depth++) {
+		static const char msg[] = "\n*** fault while reporting a panic: halting ***\n";
+
+		if (panic_depth == 2)
+			console_write_all(msg, sizeof(msg) - 1);
+		halt_forever();
+	}
+}
+
+static __noreturn void panic_finish(void)
+{
+	report("---[ end Kernel panic ]---\n");
+	if (cmdline_has("test"))
+		qemu_exit(QEMU_EXIT_PANIC);
+	halt_forever();
+}
+
+static void describe_page_fault(const struct pt_regs *regs)
+{
+	uint64_t ec = regs->error_code;
+
+	report("BUG: unable to handle page fault for address: %016lx\n", read_cr2());
+	report("#PF: %s %s access in %s mode\n",
+	       ec & X86_PF_INSTR ? "instruction fetch" : "data",
+	       ec & X86_PF_WRITE ? "write" : "read",
+	       ec & X86_PF_USER ? "user" : "kernel");
+	report("#PF: error_code(0x%04lx) - %s%s\n", ec,
+	       ec & X86_PF_PROT ? "permissions violation" : "not-present page",
+	       ec & X86_PF_RSVD ? ", reserved bit set" : "");
+}
+
+__noreturn void die(const char *what, const struct pt_regs *regs)
+{
+	panic_enter();
+	report("\n");
+	if (regs->vector == X86_TRAP_PF)
+		describe_page_fault(regs);
+	report("Oops: %s, error code 0x%lx, in %s mode\n", what, regs->error_code,
+	       user_mode(regs) ? "user" : "kernel");
+	show_regs(regs);
+	show_backtrace(regs->rip, regs->rbp);
+	report("Kernel panic - not syncing: Fatal exception: %s\n", what);
+	panic_finish();
+}
+
+__noreturn void panic(const char *fmt, ...)
+{
+	struct pt_regs regs;
+	char buf[256];
+	va_list ap;
+
+	save_regs(&regs);
+	panic_enter();
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	report("\nKernel panic - not syncing: %s\n", buf);
+	show_regs(&regs);
+	show_backtrace(regs.rip, regs.rbp);
+	panic_finish();
+}
+
+void dump_stack(void)
+{
+	struct pt_regs regs;
+
+	save_regs(&regs);
+	show_backtrace(regs.rip, regs.rbp);
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""Pageturn's test runner (`make test`).
+
+1. Host unit tests: every build/unit/test_* binary (cmocka, TAP output);
+   each test case counts once.
+2. QEMU integration tests (tests/qemu/cases.py), two at a time; each
+   boots the ISO headless with its own command line, -m and timeout.  A
+   failure prints its reasons and the tail of the serial log.
+
+The last line is "N passed, N failed"; the exit status is 0 only when
+nothing failed.
+"""
+import argparse
+import concurrent.futures
+import glob
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "qemu"))
+import cases as qemu_cases  # noqa: E402
+from harness import run_case  # noqa: E402
+
+TAIL_LINES = 40
+
+
+def run_unit_tests(build, only):
+    passed = failed = 0
+    for exe in sorted(glob.glob(os.path.join(build, "unit", "test_*"))):
+        if not os.access(exe, os.X_OK) or "." in os.path.basename(exe):
+            continue
+        suite = "unit/" + os.path.basename(exe)[len("test_"):]
+        if only and not re.search(only, suite):
+            continue
+        env = dict(os.environ, CMOCKA_MESSAGE_OUTPUT="TAP")
+        p = subprocess.run([exe], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        ok = re.findall(r"^ok \d+ - (.*)$", p.stdout, re.M)
+        bad = re.findall(r"^not ok \d+ - (.*)$", p.stdout, re.M)
+        passed += len(ok)
+        failed += len(bad)
+        if p.returncode != 0 and not bad:
+            failed += 1      # crashed (sanitizer, signal) before reporting
+            bad.append("(the binary exited with status %d)" % p.returncode)
+        print("%s %s: %d passed, %d failed" % ("PASS" if not bad else "FAIL",
+                                               suite, len(ok), len(bad)))
+        if bad:
+            print("  failed: " + ", ".join(bad))
+            print("\n".join("  | " + l for l in p.stdout.splitlines()[-TAIL_LINES:]))
+        sys.stdout.flush()
+    return passed, failed
+
+
+def run_qemu_tests(build, only, jobs, accel):
+    todo = [c for c in qemu_cases.cases(build) if not only or re.search(only, "qemu/" + c.name)]
+    passed = failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(run_case, c, build, accel): c for c in todo}
+        for fut in concurrent.futures.as_completed(futures):
+            case = futures[fut]
+            try:
+                ok, problems, session, secs = fut.result()
+            except Exception as e:
+                ok, problems, session, secs = False, ["harness error: %s" % e], None, 0
+            print("%s qemu/%s (%.1f s)" % ("PASS" if ok else "FAIL", case.name, secs))
+            if ok:
+                passed += 1
+            else:
+                failed += 1
+                for p in problems:
+                    print("  - " + p)
+                if session:
+                    print("  serial log tail (%s):" % os.path.join(session.workdir, "serial.log"))
+                    for line in session.lines[-TAIL_LINES:]:
+                        print("  | " + line)
+            sys.stdout.flush()
+    return passed, failed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--only", help="regex on test names (unit/NAME, qemu/NAME)")
+    ap.add_argument("--jobs", type=int, default=2, help="QEMU instances at once")
+    ap.add_argument("--accel", default=os.environ.get("ACCEL", "tcg"), choices=("tcg", "kvm"))
+    args = ap.parse_args()
+
+    up, uf = run_unit_tests(args.build, args.only)
+    qp, qf = run_qemu_tests(args.build, args.only, args.jobs, args.accel)
+    print("%d passed, %d failed" % (up + qp, uf + qf))
+    sys.exit(1 if uf + qf else 0)
+
+
+if __name__ == "__main__":
+    main()
