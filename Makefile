@@ -45,7 +45,7 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-fno-strict-aliasing -fno-common \
 	-Iinclude -I$(B)/include -MMD -MP
 KNASMFLAGS := -f elf64 -g -F dwarf -Iinclude/
-KLDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack -T linker.ld --no-warn-rwx-segments
+KLDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack -T linker.ld
 
 # Every .c and .asm under these folders is part of the kernel.
 KDIRS   := boot kernel mm drivers

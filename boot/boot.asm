@@ -59,9 +59,9 @@ boot_gdt_ptr:
 	dw boot_gdt_ptr - boot_gdt - 1
 	dq boot_gdt
 
-msg_no_multiboot: db "Pageturn: not started by a multiboot2 loader (boot it with GRUB).", 0
-msg_no_cpuid:     db "Pageturn: this CPU has no CPUID instruction; a 64-bit CPU is required.", 0
-msg_no_longmode:  db "Pageturn: this CPU does not support 64-bit long mode; Pageturn needs an x86-64 CPU.", 0
+msg_no_multiboot: db "Pageturn: not started by a multiboot2 loader (boot it with GRUB).", 13, 10, 0
+msg_no_cpuid:     db "Pageturn: this CPU has no CPUID instruction; a 64-bit CPU is required.", 13, 10, 0
+msg_no_longmode:  db "Pageturn: this CPU does not support 64-bit long mode; Pageturn needs an x86-64 CPU.", 13, 10, 0
 
 section .boot.text progbits alloc exec nowrite align=16
 bits 32

@@ -5,7 +5,7 @@
 integration tests (tests/run.py) import qemu_command() so every boot uses
 the same machine.
 
-Machine: q35 (-cpu max under TCG, for NX), TCG unless --accel kvm (nested KVM is slower here, see
+Machine: q35, TCG unless --accel kvm (nested KVM is slower here, see
 docs/boot.md), isa-debug-exit at port 0xf4 so the kernel can end QEMU with
 a status (kernel writes v, QEMU exits with (v << 1) | 1), no reboot on a
 triple fault.  Firmware: SeaBIOS (bios) or OVMF (uefi, with a private copy
@@ -25,13 +25,16 @@ QEMU = "qemu-system-x86_64"
 
 
 def qemu_command(iso, mem="512M", accel="tcg", firmware="bios", medium="cdrom",
-                 workdir=None, extra=()):
-    """Return the argv list (without display/serial options) to boot iso."""
+                 workdir=None, extra=(), cpu=None):
+    """Return the argv list (without display/serial options) to boot iso.
+    cpu names a QEMU CPU model; by default "max" under TCG (QEMU's default
+    model lacks NX) and QEMU's default under KVM (where -cpu host/max
+    aborts on these nested machines)."""
     if accel not in ("tcg", "kvm"):
         raise ValueError("accel must be tcg or kvm, not %r" % accel)
-    # TCG's default CPU model lacks NX; "max" gives every feature TCG has.
-    # Under (nested) KVM, -cpu host/max aborts here, so keep QEMU's default.
-    cpu = ["-cpu", "max"] if accel == "tcg" else []
+    if cpu is None and accel == "tcg":
+        cpu = "max"
+    cpu = ["-cpu", cpu] if cpu else []
     argv = [QEMU, "-machine", "q35", "-accel", accel] + cpu + ["-m", mem,
             "-no-reboot",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]

@@ -1,8 +1,10 @@
 /*
- * Suite "console": the right consoles are up, and (interactive) the
- * framebuffer console really draws: fb_screendump prints a known line, the
- * host takes a QMP screendump and compares it with glyphs rendered from
- * the same PSF font (tests/qemu/fbcheck.py), then sends a byte on COM1.
+ * Suite "console": the right consoles are up, and (interactive) the screen
+ * console really shows the text: screen_pattern prints more lines than the
+ * screen has (so it scrolls) and then a known line, and waits.  The host
+ * looks at the screen (a QMP screendump of the framebuffer compared with
+ * glyphs of the same PSF font, or a dump of VGA text memory) and sends a
+ * byte on COM1.  See tests/qemu/cases.py.
  */
 #include <drivers/serial.h>
 #include <pageturn/boot.h>
@@ -24,14 +26,18 @@ KTEST(console, screen_console_matches_firmware)
 	}
 }
 
-KTEST_INTERACTIVE(console, fb_screendump)
+#define SCROLL_LINES 60	/* more than any screen's rows: it must scroll */
+
+KTEST_INTERACTIVE(console, screen_pattern)
 {
 	uint64_t deadline = ktime_get_ns() + HOST_WAIT_NS;
-	int c = -1;
+	int c = -1, i;
 
-	KTEST_EXPECT(t, console_registered("fbcon"));
-	printk(KERN_INFO "FBCON-PATTERN The quick brown fox jumps over the lazy dog 0123456789 #$%%&*+-=?@[]{}\n");
-	printk(KERN_INFO "ktest: waiting for the host's screendump (send a byte on COM1)\n");
+	KTEST_EXPECT(t, console_registered("fbcon") || console_registered("vga"));
+	for (i = 0; i < SCROLL_LINES; i++)
+		printk(KERN_INFO "scroll %02d\n", i);
+	printk(KERN_INFO "SCREEN-PATTERN The quick brown fox 0123456789 #$%%&*+-=?@[]{}\n");
+	printk(KERN_INFO "ktest: waiting for the host to look at the screen (send a byte on COM1)\n");
 	while (c < 0 && ktime_get_ns() < deadline)
 		c = serial_getc_nowait();
 	KTEST_EXPECT(t, c >= 0);

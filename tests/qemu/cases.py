@@ -7,7 +7,7 @@ names the function that faulted.
 """
 import os
 
-from harness import EXIT_PANIC, QemuCase
+from harness import EXIT_FAIL, EXIT_PANIC, QemuCase
 import fbcheck
 import psf
 
@@ -56,10 +56,24 @@ def crash(name, victim, report, firmware="bios", rip=None):
         ])
 
 
-FB_PATTERN = "FBCON-PATTERN The quick brown fox jumps over the lazy dog 0123456789"
+SCREEN_PATTERN = "SCREEN-PATTERN The quick brown fox 0123456789 #$%&*+-=?@[]{}"
+VGA_TEXT = 0xb8000
+VGA_COLS, VGA_ROWS = 80, 25
 
 
-def fb_screendump_case(build):
+def screen_problems(found):
+    """found(text) -> bool: is text on the screen?  The kernel printed
+    scroll 00..59 and then the pattern, so the screen must have scrolled."""
+    problems = []
+    for text, want in ((SCREEN_PATTERN, True), ("scroll 59", True), ("scroll 00", False)):
+        if found(text) != want:
+            problems.append("screen %s %r" % ("lacks" if want else "still shows", text))
+    return problems
+
+
+def fb_screen_case(build, name, medium="cdrom"):
+    """UEFI: a screendump of the framebuffer console, compared pixel by
+    pixel with glyphs rendered from the kernel's own PSF font."""
     def grab(session):
         session.screendump("screen.png")
         session.send_serial(b"\n")
@@ -70,17 +84,36 @@ def fb_screendump_case(build):
             return ["no screendump was taken"]
         with open(os.path.join(build, "font.psf"), "rb") as f:
             font = psf.Font(f.read())
-        problems = []
-        if fbcheck.find_text(png, font, FB_PATTERN) is None:
-            problems.append("%s does not show %r drawn with the console font" % (png, FB_PATTERN))
-        if fbcheck.find_text(png, font, "KTAP version 1") is None:
-            problems.append("%s does not show the KTAP header" % png)
-        return problems
+        problems = screen_problems(lambda text: fbcheck.find_text(png, font, text) is not None)
+        return ["%s: %s" % (png, p) for p in problems]
 
-    return QemuCase("fbcon_screendump_uefi", "test=console.fb_screendump", firmware="uefi",
-                    timeout=180,
-                    expect=[r"FBCON-PATTERN", r"^ok 1 console$"],
-                    on_line=[(r"waiting for the host's screendump", grab)],
+    return QemuCase(name, "test=console,console.screen_pattern", firmware="uefi",
+                    medium=medium, timeout=180,
+                    expect=[r"SCREEN-PATTERN", r"^ok 1 console$"],
+                    on_line=[(r"waiting for the host to look at the screen", grab)],
+                    check=check)
+
+
+def vga_screen_case():
+    """BIOS: VGA text memory (character, attribute pairs at 0xb8000),
+    read through QMP's pmemsave and decoded row by row."""
+    def grab(session):
+        session.memsave("vga.bin", VGA_TEXT, VGA_COLS * VGA_ROWS * 2)
+        session.send_serial(b"\n")
+
+    def check(session):
+        path = os.path.join(session.workdir, "vga.bin")
+        if not os.path.exists(path):
+            return ["VGA text memory was not saved"]
+        with open(path, "rb") as f:
+            cells = f.read()
+        rows = [bytes(cells[(r * VGA_COLS + c) * 2] for c in range(VGA_COLS)).decode("latin-1")
+                for r in range(VGA_ROWS)]
+        return ["VGA text: %s" % p for p in screen_problems(lambda text: any(text in r for r in rows))]
+
+    return QemuCase("vga_text_bios", "test=console,console.screen_pattern",
+                    expect=[r"SCREEN-PATTERN", r"^ok 1 console$"],
+                    on_line=[(r"waiting for the host to look at the screen", grab)],
                     check=check)
 
 
@@ -103,7 +136,16 @@ def cases(build):
                  expect=[r"mem: \[mem 0x0000000100000000-0x00000001bfffffff\] available",
                          r"mem: 511\d MiB available in 3 ranges, 3072 MiB above 4 GiB",
                          r"^ok 1 boot$"]),
-        fb_screendump_case(build),
+        fb_screen_case(build, "fbcon_screen_uefi"),
+        fb_screen_case(build, "fbcon_screen_usb_stick_uefi", medium="usb"),
+        vga_screen_case(),
+        QemuCase("unknown_test_name_fails", "test=boot,no_such_suite", status=EXIT_FAIL,
+                 reject=(), expect=[r"^ok 1 boot$",
+                                    r"# ktest: no test matches 'no_such_suite'",
+                                    r"# ktest: 1 suites, 0 failed: FAIL"]),
+        QemuCase("no_long_mode_bios", "test=boot", cpu="qemu32", status=None, timeout=60,
+                 expect=[r"Pageturn: this CPU does not support 64-bit long mode"],
+                 on_line=[(r"does not support 64-bit long mode", lambda s: s.stop())]),
         crash("page_fault", "crash_page_fault_victim", [
             r"BUG: unable to handle page fault for address: 00000dead0000bad",
             r"#PF: data write access in kernel mode",

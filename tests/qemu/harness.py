@@ -5,7 +5,8 @@ kernel command line), headless, with a fixed -m, under a timeout.  The
 serial console is captured to build/tests/NAME/serial.log.  The kernel
 leaves QEMU through isa-debug-exit: 33 = its tests passed, 35 = failed,
 37 = panic.  A test may also act when a line appears on the serial
-console (take a screendump over QMP, type a byte on COM1).
+console (take a screendump over QMP, type a byte on COM1, or stop QEMU
+when the kernel is expected to halt rather than exit).
 """
 import json
 import os
@@ -32,14 +33,15 @@ class QemuCase:
 
     def __init__(self, name, cmdline, firmware="bios", medium="cdrom",
                  mem="512M", timeout=90, status=EXIT_PASS, expect=(),
-                 reject=(r"^\s*not ok ",), on_line=None, check=None):
+                 reject=(r"^\s*not ok ",), on_line=None, check=None, cpu=None):
         self.name = name
         self.cmdline = cmdline
         self.firmware = firmware
         self.medium = medium
         self.mem = mem
         self.timeout = timeout
-        self.status = status
+        self.status = status            # None: the harness stops QEMU itself
+        self.cpu = cpu
         self.expect = list(expect)      # regexes that must each match the log
         self.reject = list(reject)      # regexes that must not match any line
         self.on_line = on_line          # (regex, fn(session)) pairs
@@ -102,6 +104,19 @@ class Session:
             qmp.close()
         return path
 
+    def memsave(self, filename, phys, size):
+        """Dump physical memory to a file through QMP's pmemsave."""
+        path = os.path.join(self.workdir, filename)
+        qmp = QMP(self.qmp_path)
+        try:
+            qmp.command("pmemsave", val=phys, size=size, filename=path)
+        finally:
+            qmp.close()
+        return path
+
+    def stop(self):
+        self.proc.kill()
+
     def send_serial(self, data):
         self.proc.stdin.write(data)
         self.proc.stdin.flush()
@@ -131,7 +146,7 @@ def run_case(case, build, accel="tcg"):
         os.unlink(qmp_path)
     argv = qemu_command(iso, case.mem, accel, case.firmware, case.medium, workdir,
                         ["-display", "none", "-monitor", "none", "-serial", "stdio",
-                         "-qmp", "unix:%s,server=on,wait=off" % qmp_path])
+                         "-qmp", "unix:%s,server=on,wait=off" % qmp_path], case.cpu)
     log_path = os.path.join(workdir, "serial.log")
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
@@ -169,7 +184,7 @@ def run_case(case, build, accel="tcg"):
     problems = list(session.problems)
     if status is None:
         problems.append("timed out after %d s" % case.timeout)
-    elif status != case.status:
+    elif case.status is not None and status != case.status:
         problems.append("QEMU exit status %s (%s), expected %d (%s)" % (
             status, STATUS_NAMES.get(status, "not from the kernel"),
             case.status, STATUS_NAMES[case.status]))
