@@ -124,7 +124,7 @@ $(B)/iso-config.txt: FORCE
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
 $(ISO): $(B)/kernel.elf $(B)/iso-config.txt iso/grub.cfg.in tools/mkiso.sh
-	sh tools/mkiso.sh $(B)/kernel.elf '$(CMDLINE)' $@ '$(GRUB_TIMEOUT)'
+	OBJCOPY=$(OBJCOPY) sh tools/mkiso.sh $(B)/kernel.elf '$(CMDLINE)' $@ '$(GRUB_TIMEOUT)'
 
 # --- running ----------------------------------------------------------------
 QEMU_RUN = $(PYTHON) tools/qemu.py --iso $(ISO) --mem $(MEM) --accel $(ACCEL) --firmware $(FIRMWARE) --medium $(MEDIUM)

@@ -21,7 +21,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 root=$work/root
 mkdir -p "$root/boot/grub"
-objcopy --strip-debug "$kernel" "$root/boot/kernel.elf"
+"${OBJCOPY:-objcopy}" --strip-debug "$kernel" "$root/boot/kernel.elf"
 sed -e "s|@CMDLINE@|$cmdline|" -e "s|@TIMEOUT@|$timeout|" -e "s|@VERSION@|$version|" \
 	"$here/../iso/grub.cfg.in" > "$root/boot/grub/grub.cfg"
 mkdir -p "$(dirname "$out")"

@@ -36,7 +36,7 @@ def qemu_command(iso, mem="512M", accel="tcg", firmware="bios", medium="cdrom",
         cpu = "max"
     cpu = ["-cpu", cpu] if cpu else []
     argv = [QEMU, "-machine", "q35", "-accel", accel] + cpu + ["-m", mem,
-            "-no-reboot",
+            "-no-reboot", "-nic", "none",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     if firmware == "uefi":
         if workdir is None:

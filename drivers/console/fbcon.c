@@ -9,19 +9,16 @@
  * no cursor is drawn, so a screenshot holds exactly the glyphs written.
  *
  * Pixels are 32, 24 or 16 bits, little-endian, with red, green and blue
- * at the bit positions and sizes the bootloader reports.
+ * at the bit positions and sizes the bootloader reports (mb2_parse() has
+ * checked that each field lies inside the pixel).
  *
  * State: the framebuffer mapping and geometry, the font, the two pixel
- * values, and the cursor (cur_row, cur_col).  Invariants: cur_row < rows
- * and cur_col <= cols.  cur_col == cols means the line is full: the next
- * printable character wraps to a new line first (as Linux's console
- * does), so a line of exactly cols characters followed by '\n' takes one
- * screen line, not two.
- *
- * There is no lock: printk serialises console writes (interrupts off).
+ * values; the grid and the cursor are a struct vt (drivers/console/vt.c
+ * interprets the text).
  */
 #include <drivers/console.h>
 #include <drivers/psf.h>
+#include <drivers/vt.h>
 #include <mm/early_ioremap.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
@@ -29,7 +26,6 @@
 
 #define FG_GREY		0xaa	/* light grey: each of red, green, blue */
 #define BG_BLACK	0x00
-#define TAB_WIDTH	8
 
 static struct {
 	uint8_t *base;		/* pixel (0,0) */
@@ -40,8 +36,7 @@ static struct {
 } fb;
 
 static struct psf_font font;
-static unsigned int cols, rows;
-static unsigned int cur_row, cur_col;
+static struct vt vt;
 
 /* Scale an 8-bit colour component to size bits and shift it to pos.
  * The caller ensures pos + size <= 32. */
@@ -69,28 +64,31 @@ static uint8_t *fb_pixel(unsigned int x, unsigned int y)
 	return fb.base + (size_t)y * fb.pitch + (size_t)x * fb.bytes_pp;
 }
 
+/* Store pixel value px as pixel x of the line at dst. */
+static void fb_store(uint8_t *dst, unsigned int x, uint32_t px)
+{
+	switch (fb.bytes_pp) {
+	case 4:
+		((uint32_t *)dst)[x] = px;
+		break;
+	case 3:
+		dst[3 * x] = px & 0xff;
+		dst[3 * x + 1] = (px >> 8) & 0xff;
+		dst[3 * x + 2] = (px >> 16) & 0xff;
+		break;
+	case 2:
+		((uint16_t *)dst)[x] = (uint16_t)px;
+		break;
+	}
+}
+
 /* Set n pixels starting at dst to pixel value px. */
 static void fb_fill(uint8_t *dst, unsigned int n, uint32_t px)
 {
 	unsigned int x;
 
-	switch (fb.bytes_pp) {
-	case 4:
-		for (x = 0; x < n; x++)
-			((uint32_t *)dst)[x] = px;
-		break;
-	case 3:
-		for (x = 0; x < n; x++) {
-			dst[3 * x] = px & 0xff;
-			dst[3 * x + 1] = (px >> 8) & 0xff;
-			dst[3 * x + 2] = (px >> 16) & 0xff;
-		}
-		break;
-	case 2:
-		for (x = 0; x < n; x++)
-			((uint16_t *)dst)[x] = (uint16_t)px;
-		break;
-	}
+	for (x = 0; x < n; x++)
+		fb_store(dst, x, px);
 }
 
 /* Pixel lines [y0, y1), from x = 0 for n pixels, become background. */
@@ -108,31 +106,19 @@ static bool glyph_bit(const uint8_t *bits, unsigned int x)
 }
 
 /* Draw one pixel row of a glyph (bits, leftmost pixel in the top bit) at
- * dst: every pixel of the cell's row is written, foreground or background. */
+ * dst: every pixel of the cell's row is written, foreground or background.
+ * The common 32-bpp case stores words directly. */
 static void fbcon_draw_glyph_row(uint8_t *dst, const uint8_t *bits)
 {
 	unsigned int x, n = font.width;
-	uint32_t px;
 
-	switch (fb.bytes_pp) {
-	case 4:
+	if (fb.bytes_pp == 4) {
 		for (x = 0; x < n; x++)
 			((uint32_t *)dst)[x] = glyph_bit(bits, x) ? fb.fg : fb.bg;
-		break;
-	case 3:
-		for (x = 0; x < n; x++) {
-			px = glyph_bit(bits, x) ? fb.fg : fb.bg;
-			dst[3 * x] = px & 0xff;
-			dst[3 * x + 1] = (px >> 8) & 0xff;
-			dst[3 * x + 2] = (px >> 16) & 0xff;
-		}
-		break;
-	case 2:
-		for (x = 0; x < n; x++)
-			((uint16_t *)dst)[x] =
-				(uint16_t)(glyph_bit(bits, x) ? fb.fg : fb.bg);
-		break;
+		return;
 	}
+	for (x = 0; x < n; x++)
+		fb_store(dst, x, glyph_bit(bits, x) ? fb.fg : fb.bg);
 }
 
 /* Draw character c in cell (col, row), replacing what was there. */
@@ -155,9 +141,9 @@ static void fbcon_draw_char(unsigned int col, unsigned int row,
  * may be wider than the visible line. */
 static void fbcon_scroll(void)
 {
-	unsigned int text_width = cols * font.width;
+	unsigned int text_width = vt.cols * font.width;
 	size_t line_bytes = (size_t)text_width * fb.bytes_pp;
-	unsigned int last = (rows - 1) * font.height;
+	unsigned int last = (vt.rows - 1) * font.height;
 	unsigned int y;
 
 	for (y = 0; y < last; y++)
@@ -165,63 +151,16 @@ static void fbcon_scroll(void)
 	fb_clear_lines(last, last + font.height, text_width);
 }
 
-static void fbcon_newline(void)
-{
-	cur_col = 0;
-	if (cur_row + 1 < rows)
-		cur_row++;
-	else
-		fbcon_scroll();
-}
-
-/* Interpret one byte: a control character moves the cursor, a printable
- * one is drawn; other control characters are ignored. */
-static void fbcon_putc(unsigned char c)
-{
-	switch (c) {
-	case '\n':
-		fbcon_newline();
-		break;
-	case '\r':
-		cur_col = 0;
-		break;
-	case '\t':
-		if (cur_col >= cols)
-			fbcon_newline();
-		cur_col = MIN(ALIGN_UP(cur_col + 1, TAB_WIDTH), cols);
-		break;
-	case '\b':
-		if (cur_col > 0)
-			cur_col--;
-		break;
-	default:
-		if (c < ' ' || c == 0x7f)
-			break;
-		if (cur_col >= cols)
-			fbcon_newline();
-		fbcon_draw_char(cur_col, cur_row, c);
-		cur_col++;
-		break;
-	}
-}
-
 static void fbcon_write(struct console *con, const char *s, size_t len)
 {
 	(void)con;
-	while (len--)
-		fbcon_putc((unsigned char)*s++);
+	vt_write(&vt, s, len);
 }
 
 static struct console fbcon_console = {
 	.name = "fbcon",
 	.write = fbcon_write,
 };
-
-/* Whether a colour field lies inside a pixel of bpp bits. */
-static bool fb_field_fits(uint8_t pos, uint8_t size, uint8_t bpp)
-{
-	return (unsigned int)pos + size <= bpp;
-}
 
 /*
  * Take over an RGB framebuffer: load the console font, map the
@@ -232,6 +171,7 @@ static bool fb_field_fits(uint8_t pos, uint8_t size, uint8_t bpp)
 int fbcon_init(const struct boot_info *bi)
 {
 	const struct boot_framebuffer *f = &bi->fb;
+	unsigned int cols, rows;
 	size_t size;
 	int err;
 
@@ -239,10 +179,6 @@ int fbcon_init(const struct boot_info *bi)
 		return -ENODEV;
 	if (f->bpp != 32 && f->bpp != 24 && f->bpp != 16)
 		return -ENODEV;
-	if (!fb_field_fits(f->red_pos, f->red_size, f->bpp) ||
-	    !fb_field_fits(f->green_pos, f->green_size, f->bpp) ||
-	    !fb_field_fits(f->blue_pos, f->blue_size, f->bpp))
-		return -EINVAL;
 
 	err = psf_load(console_font, (size_t)(console_font_end - console_font),
 		       &font);
@@ -269,8 +205,8 @@ int fbcon_init(const struct boot_info *bi)
 	fb.bg = fb_rgb(f, BG_BLACK, BG_BLACK, BG_BLACK);
 
 	fb_clear_lines(0, fb.height, fb.width);
-	cur_row = 0;
-	cur_col = 0;
+	vt = (struct vt){ .cols = cols, .rows = rows, .draw = fbcon_draw_char,
+			  .scroll = fbcon_scroll };
 	register_console(&fbcon_console);
 	return 0;
 }

@@ -4,19 +4,16 @@
  * character in the low byte and its colour attribute in the high byte.
  * All text is light grey on black.
  *
- * State: the cell array, its geometry, and the cursor (cur_row, cur_col).
- * Invariants: cur_row < rows and cur_col <= cols.  cur_col == cols means
- * the line is full: the next printable character wraps to a new line
- * first (as Linux's console does), so a line of exactly cols characters
- * followed by '\n' takes one screen line, not two.  The hardware cursor
- * is moved to (cur_row, cur_col) after every write, clamped to the last
- * column.
- *
- * There is no lock: printk serialises console writes (interrupts off).
+ * State: the cell array and its row stride; the grid and the cursor are a
+ * struct vt (drivers/console/vt.c interprets the text).  The hardware
+ * cursor is moved to the vt's cursor after every write, clamped to the
+ * last column.
  */
 #include <asm/io.h>
 #include <asm/page.h>
 #include <drivers/console.h>
+#include <drivers/vt.h>
+#include <mm/early_ioremap.h>
 #include <pageturn/printk.h>
 #include <uapi/errno.h>
 
@@ -25,8 +22,6 @@
 #define VGA_TEXT_COLS		80
 #define VGA_TEXT_ROWS		25
 #define VGA_ATTR_GREY_ON_BLACK	0x07
-#define TAB_WIDTH		8
-#define BOOT_DIRECT_MAP_END	(4ull << 30)	/* boot tables map 0..4 GiB */
 
 /*
  * The CRT controller: write a register's number to the index port, then
@@ -43,9 +38,8 @@
 #define CRTC_CURSOR_DISABLE	0x20
 
 static volatile uint16_t *cells;
-static unsigned int cols, rows;
 static unsigned int stride;		/* cells from one row to the next */
-static unsigned int cur_row, cur_col;
+static struct vt vt;
 
 static uint8_t crtc_read(uint8_t reg)
 {
@@ -77,7 +71,7 @@ static void vga_enable_cursor(void)
 /* Move the hardware cursor to the software one. */
 static void vga_move_cursor(void)
 {
-	unsigned int pos = cur_row * stride + MIN(cur_col, cols - 1);
+	unsigned int pos = vt.row * stride + MIN(vt.col, vt.cols - 1);
 
 	crtc_write(CRTC_CURSOR_LOC_HIGH, (pos >> 8) & 0xff);
 	crtc_write(CRTC_CURSOR_LOC_LOW, pos & 0xff);
@@ -92,66 +86,29 @@ static void vga_clear_row(unsigned int row)
 {
 	unsigned int col;
 
-	for (col = 0; col < cols; col++)
+	for (col = 0; col < vt.cols; col++)
 		cells[row * stride + col] = vga_cell(' ');
 }
 
-/* Move every row up one, dropping the top one; the bottom row is blank. */
+static void vga_draw(unsigned int col, unsigned int row, unsigned char c)
+{
+	cells[row * stride + col] = vga_cell(c);
+}
+
 static void vga_scroll(void)
 {
 	unsigned int row, col;
 
-	for (row = 1; row < rows; row++)
-		for (col = 0; col < cols; col++)
+	for (row = 1; row < vt.rows; row++)
+		for (col = 0; col < vt.cols; col++)
 			cells[(row - 1) * stride + col] = cells[row * stride + col];
-	vga_clear_row(rows - 1);
-}
-
-static void vga_newline(void)
-{
-	cur_col = 0;
-	if (cur_row + 1 < rows)
-		cur_row++;
-	else
-		vga_scroll();
-}
-
-/* Interpret one byte: a control character moves the cursor, a printable
- * one is stored; other control characters are ignored. */
-static void vga_putc(unsigned char c)
-{
-	switch (c) {
-	case '\n':
-		vga_newline();
-		break;
-	case '\r':
-		cur_col = 0;
-		break;
-	case '\t':
-		if (cur_col >= cols)
-			vga_newline();
-		cur_col = MIN(ALIGN_UP(cur_col + 1, TAB_WIDTH), cols);
-		break;
-	case '\b':
-		if (cur_col > 0)
-			cur_col--;
-		break;
-	default:
-		if (c < ' ' || c == 0x7f)
-			break;
-		if (cur_col >= cols)
-			vga_newline();
-		cells[cur_row * stride + cur_col] = vga_cell(c);
-		cur_col++;
-		break;
-	}
+	vga_clear_row(vt.rows - 1);
 }
 
 static void vga_console_write(struct console *con, const char *s, size_t len)
 {
 	(void)con;
-	while (len--)
-		vga_putc((unsigned char)*s++);
+	vt_write(&vt, s, len);
 	vga_move_cursor();
 }
 
@@ -169,7 +126,7 @@ static struct console vga_console = {
 int vga_console_init(const struct boot_info *bi)
 {
 	phys_addr_t addr;
-	uint32_t pitch;
+	uint32_t pitch, cols, rows;
 	uint64_t size;
 	unsigned int row;
 
@@ -191,16 +148,16 @@ int vga_console_init(const struct boot_info *bi)
 
 	size = (uint64_t)pitch * rows;
 	if (cols == 0 || rows == 0 || pitch % sizeof(uint16_t) ||
-	    pitch / sizeof(uint16_t) < cols || size > VGA_TEXT_WINDOW ||
-	    addr > BOOT_DIRECT_MAP_END - size)
+	    pitch / sizeof(uint16_t) < cols || size > VGA_TEXT_WINDOW)
+		return -EINVAL;
+	cells = early_memremap(addr, size);
+	if (!cells)
 		return -EINVAL;
 
-	cells = phys_to_virt(addr);
 	stride = pitch / sizeof(uint16_t);
+	vt = (struct vt){ .cols = cols, .rows = rows, .draw = vga_draw, .scroll = vga_scroll };
 	for (row = 0; row < rows; row++)
 		vga_clear_row(row);
-	cur_row = 0;
-	cur_col = 0;
 	vga_enable_cursor();
 	vga_move_cursor();
 	register_console(&vga_console);
