@@ -10,6 +10,7 @@
 #define PIT_CH0       0x40
 #define PIT_CH2       0x42
 #define PIT_CMD       0x43
+#define PIT_MAX_COUNT 0xffff	/* 16-bit counter: about 54 ms */
 #define PORT_B        0x61	/* bit 0: channel 2 gate, bit 1: speaker, bit 5: channel 2 out */
 
 #define PIT_SEL_CH0   0x00
@@ -32,8 +33,11 @@ void pit_start_periodic(unsigned int hz)
 
 uint64_t pit_measure_tsc(unsigned int ms)
 {
-	unsigned int latch = PIT_TICK_RATE / (1000 / ms);
+	unsigned int latch = PIT_TICK_RATE * ms / 1000;
 	uint64_t t0, t1, spins = 0;
+
+	if (ms == 0 || latch > PIT_MAX_COUNT)
+		return 0;
 
 	/* Gate high, speaker off; channel 2 counts down once from latch. */
 	outb(PORT_B, (inb(PORT_B) & ~PORTB_SPEAKER) | PORTB_GATE2);

@@ -4,8 +4,8 @@
  * boot information.  The order matters:
  *
  *   1. serial console, so anything that goes wrong from here is reported;
- *   2. drop the boot identity map (nothing below the kernel needs it now);
- *   3. GDT/TSS and IDT, so a fault gives a panic report, not a triple fault;
+ *   2. GDT/TSS and IDT, so a fault gives a panic report, not a triple fault;
+ *   3. drop the boot identity map (the boot GDT lived there);
  *   4. check and parse the multiboot2 information (malformed -> panic
  *      with the reason);
  *   5. screen consoles (VGA text or framebuffer), banner, command line;
@@ -73,9 +73,9 @@ void boot_info_parse_or_panic(const void *info, size_t size, struct boot_info *b
 void kmain(uint32_t magic, uint32_t info_phys)
 {
 	serial_init();
-	drop_identity_map();
 	gdt_init();
 	trap_init();
+	drop_identity_map();
 	parse_boot_info(magic, info_phys);
 
 	if (vga_console_init(&boot_info) < 0 && fbcon_init(&boot_info) < 0)

@@ -10,6 +10,12 @@
  * than a stack's size, so a corrupt chain ends the walk rather than
  * faulting.  A fault during the report stops the CPU at once.
  *
+ * gcc gives no frame to a leaf function that does not touch the stack, so
+ * when such a function faults its caller is not on the chain.  For faults
+ * the word at the faulting rsp is then that caller's return address: if it
+ * is a kernel text address it is printed marked "?", as Linux marks
+ * entries it could not prove.
+ *
  * Afterwards the CPU halts with interrupts off; when tests are running
  * (`test=` on the command line) QEMU is left with QEMU_EXIT_PANIC so the
  * harness sees the panic at once.
@@ -25,6 +31,13 @@
 #include <pageturn/printk.h>
 
 #define BACKTRACE_MAX_FRAMES 32
+
+extern const char __text_start[], __text_end[];
+
+static bool kernel_text(uint64_t addr)
+{
+	return addr >= (uint64_t)__text_start && addr < (uint64_t)__text_end;
+}
 #define STACK_SPAN_MAX (64ul * 1024)
 
 static int panic_depth;
@@ -54,13 +67,12 @@ static void report_symbol(const char *prefix, uint64_t addr, uint64_t lookup)
 		report("%s[<%016lx>] ?\n", prefix, addr);
 }
 
-void show_backtrace(uint64_t rip, uint64_t rbp)
+/* Follow the frame-pointer chain from rbp, printing each return address. */
+static void show_frames(uint64_t rbp)
 {
 	uint64_t start = rbp;
 	int i;
 
-	report("Call Trace:\n");
-	report_symbol("  ", rip, rip);
 	for (i = 0; i < BACKTRACE_MAX_FRAMES; i++) {
 		const uint64_t *frame = (const uint64_t *)rbp;
 		uint64_t ret, next;
@@ -69,7 +81,7 @@ void show_backtrace(uint64_t rip, uint64_t rbp)
 			break;
 		next = frame[0];
 		ret = frame[1];
-		if (ret < KERNEL_VMA)
+		if (!kernel_text(ret))
 			break;
 		/* Look up ret - 1: a call may be the last instruction of a function. */
 		report_symbol("  ", ret, ret - 1);
@@ -77,6 +89,32 @@ void show_backtrace(uint64_t rip, uint64_t rbp)
 			break;
 		rbp = next;
 	}
+}
+
+void show_backtrace(uint64_t rip, uint64_t rbp)
+{
+	report("Call Trace:\n");
+	report_symbol("  ", rip, rip);
+	show_frames(rbp);
+}
+
+/* The backtrace of a faulting context: see the note on leaf functions. */
+static void show_exception_backtrace(const struct pt_regs *regs)
+{
+	uint64_t top = 0, frame_ret = 0;
+
+	if (regs->rsp >= PAGE_OFFSET && IS_ALIGNED(regs->rsp, 8))
+		top = *(const uint64_t *)regs->rsp;
+	if (regs->rbp >= PAGE_OFFSET && IS_ALIGNED(regs->rbp, 8))
+		frame_ret = ((const uint64_t *)regs->rbp)[1];
+	if (kernel_text(top) && top != frame_ret) {
+		report("Call Trace:\n");
+		report_symbol("  ", regs->rip, regs->rip);
+		report_symbol("  ? ", top, top - 1);
+		show_frames(regs->rbp);
+		return;
+	}
+	show_backtrace(regs->rip, regs->rbp);
 }
 
 void show_regs(const struct pt_regs *r)
@@ -142,7 +180,7 @@ __noreturn void die(const char *what, const struct pt_regs *regs)
 	report("Oops: %s, error code 0x%lx, in %s mode\n", what, regs->error_code,
 	       user_mode(regs) ? "user" : "kernel");
 	show_regs(regs);
-	show_backtrace(regs->rip, regs->rbp);
+	show_exception_backtrace(regs);
 	report("Kernel panic - not syncing: Fatal exception: %s\n", what);
 	panic_finish();
 }

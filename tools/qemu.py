@@ -27,13 +27,10 @@ QEMU = "qemu-system-x86_64"
 def qemu_command(iso, mem="512M", accel="tcg", firmware="bios", medium="cdrom",
                  workdir=None, extra=(), cpu=None):
     """Return the argv list (without display/serial options) to boot iso.
-    cpu names a QEMU CPU model; by default "max" under TCG (QEMU's default
-    model lacks NX) and QEMU's default under KVM (where -cpu host/max
-    aborts on these nested machines)."""
+    cpu names a QEMU CPU model (default: QEMU's own, qemu64 with NX; note
+    that -cpu host/max abort under the nested KVM of these machines)."""
     if accel not in ("tcg", "kvm"):
         raise ValueError("accel must be tcg or kvm, not %r" % accel)
-    if cpu is None and accel == "tcg":
-        cpu = "max"
     cpu = ["-cpu", cpu] if cpu else []
     argv = [QEMU, "-machine", "q35", "-accel", accel] + cpu + ["-m", mem,
             "-no-reboot", "-nic", "none",

@@ -8,9 +8,9 @@
 
 /* Channel 0: a periodic interrupt (IRQ 0) at hz. */
 void pit_start_periodic(unsigned int hz);
-/* Count TSC cycles over ms milliseconds timed by channel 2 (polled, no
- * interrupts needed).  Returns the cycle count, or 0 if the PIT never
- * finished (no PIT on this machine). */
+/* Count TSC cycles over ms milliseconds (1-54: the counter has 16 bits)
+ * timed by channel 2, polled, no interrupts needed.  Returns the cycle
+ * count, or 0 for a bad ms or when the PIT never finished (no PIT). */
 uint64_t pit_measure_tsc(unsigned int ms);
 
 #endif

@@ -22,7 +22,8 @@ BOOT_REPORT = [
     r"^KTAP version 1",
 ]
 
-# The kernel sees about -m minus firmware holes: 512M gives 510-511 MiB.
+# The kernel sees -m minus firmware holes: 512M gives 511 MiB under SeaBIOS,
+# about 505 MiB under OVMF.
 MEM_512M = r"mem: 5(0\d|1[01]) MiB available"
 
 
@@ -50,6 +51,7 @@ def crash(name, victim, report, firmware="bios", rip=None):
             r"R13: [0-9a-f]{16} R14: [0-9a-f]{16} R15: [0-9a-f]{16}",
             r"Call Trace:",
             r"\[<ffffffff8[0-9a-f]{7}>\] %s\+0x" % victim,
+            r"\[<ffffffff8[0-9a-f]{7}>\] ktest_crash_%s\+0x" % name,
             r"\[<ffffffff8[0-9a-f]{7}>\] ktest_run_from_cmdline\+0x",
             r"\[<ffffffff8[0-9a-f]{7}>\] kmain\+0x",
             r"---\[ end Kernel panic \]---",
