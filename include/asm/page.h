@@ -23,6 +23,7 @@
 #define PAGE_OFFSET     0xffff888000000000ul
 #define KERNEL_VMA      0xffffffff80000000ul
 
+#ifndef HOST_TEST
 /* Physical address <-> direct-map virtual address. */
 static inline void *phys_to_virt(phys_addr_t pa) { return (void *)(pa + PAGE_OFFSET); }
 static inline phys_addr_t virt_to_phys(const void *va)
@@ -30,5 +31,12 @@ static inline phys_addr_t virt_to_phys(const void *va)
 	uint64_t v = (uint64_t)va;
 	return v >= KERNEL_VMA ? v - KERNEL_VMA : v - PAGE_OFFSET;
 }
+#else
+/* Host unit tests: "physical memory" is a buffer the test allocates, and
+ * physical address pa lives at host_phys_base + pa. */
+extern uintptr_t host_phys_base;
+static inline void *phys_to_virt(phys_addr_t pa) { return (void *)(host_phys_base + pa); }
+static inline phys_addr_t virt_to_phys(const void *va) { return (uintptr_t)va - host_phys_base; }
+#endif
 
 #endif
