@@ -203,9 +203,12 @@ long_entry:
 
 BOOT_STACK_SIZE equ 16384
 
-section .bss nobits alloc noexec write align=16
-global boot_stack
-boot_stack:	resb BOOT_STACK_SIZE
+; The boot stack, with a guard page below it that the kernel page tables
+; leave unmapped: an overflow faults instead of overwriting other data.
+section .bss.stack nobits alloc noexec write align=4096
+global boot_stack_guard
+boot_stack_guard:	resb 4096
+boot_stack:		resb BOOT_STACK_SIZE
 boot_stack_top:
 
 section .text

@@ -5,6 +5,7 @@
  * fault, NMI and machine check each run on their own IST stack.
  */
 #include <asm/desc.h>
+#include <asm/page.h>
 #include <pageturn/string.h>
 
 struct tss {
@@ -33,7 +34,14 @@ struct desc_ptr {
 
 static uint64_t gdt[10] __aligned(16);
 static struct tss tss __aligned(16);
-static uint8_t ist_stacks[3][IST_STACK_SIZE] __aligned(16);
+/* Each IST stack is preceded by a guard page (unmapped by mm init). */
+struct ist_stack {
+	uint8_t guard[PAGE_SIZE];
+	uint8_t stack[IST_STACK_SIZE];
+};
+
+static struct ist_stack ist_stacks[3] __aligned(PAGE_SIZE);
+extern uint8_t boot_stack_guard[];
 
 static void set_tss_descriptor(unsigned int index, const struct tss *t)
 {
@@ -60,7 +68,7 @@ void gdt_init(void)
 
 	memset(&tss, 0, sizeof(tss));
 	for (i = 0; i < ARRAY_SIZE(ist_stacks); i++)
-		tss.ist[i] = (uint64_t)&ist_stacks[i][IST_STACK_SIZE];
+		tss.ist[i] = (uint64_t)&ist_stacks[i].stack[IST_STACK_SIZE];
 	tss.iomap_base = sizeof(tss);	/* no I/O permission bitmap */
 	set_tss_descriptor(GDT_TSS_SEL / 8, &tss);
 
@@ -80,4 +88,15 @@ void gdt_init(void)
 		"ltr %w3"
 		:: "m"(gdtr), "r"((uint64_t)__KERNEL_DS), "i"(__KERNEL_CS), "r"(GDT_TSS_SEL)
 		: "rax", "memory");
+}
+
+unsigned int kernel_stack_guards(uint64_t *guards, unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	if (n < max)
+		guards[n++] = (uint64_t)boot_stack_guard;
+	for (i = 0; i < ARRAY_SIZE(ist_stacks) && n < max; i++)
+		guards[n++] = (uint64_t)ist_stacks[i].guard;
+	return n;
 }

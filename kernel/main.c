@@ -9,8 +9,9 @@
  *   4. check and parse the multiboot2 information (malformed -> panic
  *      with the reason);
  *   5. screen consoles (VGA text or framebuffer), banner, command line;
- *   6. PIC, TSC calibration and the timer tick; interrupts on;
- *   7. the boot report; then the in-kernel tests if `test=` asks for them.
+ *   6. the memory manager: kernel page tables, zones, buddy, slab;
+ *   7. PIC, TSC calibration and the timer tick; interrupts on;
+ *   8. the boot report; then the in-kernel tests if `test=` asks for them.
  */
 #include <asm/cpu.h>
 #include <asm/desc.h>
@@ -22,6 +23,7 @@
 #include <drivers/serial.h>
 #include <generated/version.h>
 #include <mm/early_ioremap.h>
+#include <mm/init.h>
 #include <pageturn/boot.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/irq.h>
@@ -83,6 +85,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	printk(KERN_INFO "Pageturn %s (git %s): a teaching kernel for split-LRU page reclaim\n",
 	       PAGETURN_VERSION, PAGETURN_GIT_REV);
 	boot_cmdline_init(boot_info.cmdline);
+	mm_init(&boot_info, boot_info_phys);
 
 	pic_init(IRQ_VECTOR0);
 	time_init();

@@ -6,9 +6,9 @@
  * embedded symbol table.  The backtrace follows the frame-pointer chain
  * (the kernel is built with -fno-omit-frame-pointer): [rbp] is the caller's
  * rbp and [rbp + 8] the return address.  A frame is followed only while
- * rbp is 8-aligned, in the kernel half, and moves up the stack by less
- * than a stack's size, so a corrupt chain ends the walk rather than
- * faulting.  A fault during the report stops the CPU at once.
+ * rbp is 8-aligned, mapped in the live page tables, and moves up the stack
+ * by less than a stack's size, so a corrupt chain (or a stack pointer in a
+ * guard page) ends the walk rather than faulting.  A fault during the report stops the CPU at once.
  *
  * gcc gives no frame to a leaf function that does not touch the stack, so
  * when such a function faults its caller is not on the chain.  For faults
@@ -24,6 +24,7 @@
 #include <asm/page.h>
 #include <asm/ptrace.h>
 #include <asm/traps.h>
+#include <mm/pgtable.h>
 #include <drivers/qemu_exit.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/kallsyms.h>
@@ -37,6 +38,16 @@ extern const char __text_start[], __text_end[];
 static bool kernel_text(uint64_t addr)
 {
 	return addr >= (uint64_t)__text_start && addr < (uint64_t)__text_end;
+}
+
+/* Whether the 8-byte word at addr can be read without faulting: mapped in
+ * the live page tables (a stack pointer may sit in a guard page). */
+static bool word_readable(uint64_t addr)
+{
+	const pte_t *pgd = phys_to_virt(read_cr3() & PTE_PFN_MASK);
+
+	return addr >= PAGE_OFFSET && IS_ALIGNED(addr, 8) &&
+	       pt_lookup(pgd, addr, NULL, NULL, NULL) == 0;
 }
 #define STACK_SPAN_MAX (64ul * 1024)
 
@@ -77,7 +88,7 @@ static void show_frames(uint64_t rbp)
 		const uint64_t *frame = (const uint64_t *)rbp;
 		uint64_t ret, next;
 
-		if (rbp < PAGE_OFFSET || !IS_ALIGNED(rbp, 8) || rbp - start > STACK_SPAN_MAX)
+		if (!word_readable(rbp) || !word_readable(rbp + 8) || rbp - start > STACK_SPAN_MAX)
 			break;
 		next = frame[0];
 		ret = frame[1];
@@ -103,9 +114,9 @@ static void show_exception_backtrace(const struct pt_regs *regs)
 {
 	uint64_t top = 0, frame_ret = 0;
 
-	if (regs->rsp >= PAGE_OFFSET && IS_ALIGNED(regs->rsp, 8))
+	if (word_readable(regs->rsp))
 		top = *(const uint64_t *)regs->rsp;
-	if (regs->rbp >= PAGE_OFFSET && IS_ALIGNED(regs->rbp, 8))
+	if (word_readable(regs->rbp + 8))
 		frame_ret = ((const uint64_t *)regs->rbp)[1];
 	if (kernel_text(top) && top != frame_ret) {
 		report("Call Trace:\n");

@@ -9,8 +9,8 @@
  * those come from a small static pool; when it runs out, the call fails.
  *
  * Invariant: an entry is only ever added, never changed, so earlier
- * mappings stay valid.  The memory manager replaces these tables with its
- * own when it builds the kernel page tables.
+ * mappings stay valid.  mm_init() replaces these tables with the kernel's
+ * own and maps the recorded ranges there.
  */
 #include <asm/cpu.h>
 #include <asm/page.h>
@@ -23,6 +23,14 @@
 
 static uint64_t pd_pool[EARLY_PD_POOL][PTRS_PER_TABLE] __aligned(PAGE_SIZE);
 static unsigned int pd_pool_used;
+static struct early_mapping mappings[EARLY_MAPPINGS_MAX];
+static unsigned int nr_mappings;
+
+const struct early_mapping *early_memremap_mappings(unsigned int *n)
+{
+	*n = nr_mappings;
+	return mappings;
+}
 
 static uint64_t *table_of(uint64_t entry)
 {
@@ -35,8 +43,11 @@ void *early_memremap(phys_addr_t phys, size_t size)
 	uint64_t *pdpt, pa, end = phys + size;
 	uint64_t nx = rdmsr(MSR_EFER) & EFER_NXE ? _PAGE_NX : 0;
 
-	if (size == 0 || end < phys || end > DIRECT_MAP_MAX)
+	if (size == 0 || end < phys || end > DIRECT_MAP_MAX || nr_mappings == EARLY_MAPPINGS_MAX)
 		return NULL;
+	mappings[nr_mappings].phys = phys;
+	mappings[nr_mappings].size = size;
+	nr_mappings++;
 	if (end <= BOOT_MAPPED)
 		return phys_to_virt(phys);
 

@@ -26,12 +26,16 @@
 #define IST_DOUBLE_FAULT 1
 #define IST_NMI          2
 #define IST_MACHINE_CHECK 3
-#define IST_STACK_SIZE   8192
+#define IST_STACK_SIZE   8192	/* a multiple of PAGE_SIZE */
 
 void gdt_init(void);
 /* Point IDT vector at handler, with interrupt gate semantics, the given
  * IST slot (0 = none) and privilege (0 or 3 for `int n` from user mode). */
 void idt_set_gate(unsigned int vector, void *handler, unsigned int ist, unsigned int dpl);
 void idt_load(void);
+
+/* The guard pages under the kernel's stacks (boot stack, IST stacks):
+ * fills guards with their addresses, returns how many. */
+unsigned int kernel_stack_guards(uint64_t *guards, unsigned int max);
 
 #endif

@@ -22,6 +22,7 @@ typedef unsigned int gfp_t;
 #define __GFP_IO	0x40u	/* may start I/O */
 #define __GFP_FS	0x80u	/* may call into filesystems */
 #define __GFP_NOWARN	0x200u	/* no message on failure */
+#define __GFP_MEMALLOC	0x2000u	/* ignore the watermarks (self-tests; later reclaim itself) */
 #define __GFP_ZERO	0x8000u	/* return zeroed memory */
 
 #define GFP_ATOMIC	(__GFP_HIGH)

@@ -34,14 +34,18 @@ def all_suites_pass(firmware):
         r"cmdline: unknown option 'no_such_option' ignored",
         r"cmdline: loglevel=abc is not a number",
         r"^ok \d+ boot$", r"^ok \d+ timer$", r"^ok \d+ traps$", r"^ok \d+ console$",
+        r"^ok \d+ mm$", r"^ok \d+ slab$",
         r"# ktest: \d+ suites, 0 failed: PASS",
     ]
 
 
-def crash(name, victim, report, firmware="bios", rip=None):
+def crash(name, victim, report, firmware="bios", rip=None, trace=None):
     """A deliberate kernel exception: the panic report must name it.
-    victim is the function that faults (it must be in the backtrace);
-    rip the function the registers were taken in (default: victim)."""
+    victim is the function that faults; rip the function the registers
+    were taken in (default: victim); trace the functions the backtrace
+    must show (default: the victim, its test case, the test runner, kmain)."""
+    if trace is None:
+        trace = [victim, "ktest_crash_" + name, "ktest_run_from_cmdline", "kmain"]
     return QemuCase(
         "crash_%s_%s" % (name, firmware), "test=crash.%s" % name, firmware=firmware,
         status=EXIT_PANIC, timeout=60 if firmware == "bios" else 150,
@@ -50,12 +54,8 @@ def crash(name, victim, report, firmware="bios", rip=None):
             r"RAX: [0-9a-f]{16} RBX: [0-9a-f]{16} RCX: [0-9a-f]{16}",
             r"R13: [0-9a-f]{16} R14: [0-9a-f]{16} R15: [0-9a-f]{16}",
             r"Call Trace:",
-            r"\[<ffffffff8[0-9a-f]{7}>\] %s\+0x" % victim,
-            r"\[<ffffffff8[0-9a-f]{7}>\] ktest_crash_%s\+0x" % name,
-            r"\[<ffffffff8[0-9a-f]{7}>\] ktest_run_from_cmdline\+0x",
-            r"\[<ffffffff8[0-9a-f]{7}>\] kmain\+0x",
             r"---\[ end Kernel panic \]---",
-        ])
+        ] + [r"\[<ffffffff8[0-9a-f]{7}>\] %s\+0x" % fn for fn in trace])
 
 
 SCREEN_PATTERN = "SCREEN-PATTERN The quick brown fox 0123456789 #$%&*+-=?@[]{}"
@@ -131,13 +131,26 @@ def cases(build):
                  timeout=180, expect=BOOT_REPORT + [r"boot: firmware UEFI", r"^ok 1 boot$"]),
         QemuCase("usb_stick_bios", "test=boot,console", medium="usb",
                  expect=BOOT_REPORT + [r"boot: firmware BIOS", r"^ok 1 boot$"]),
-        QemuCase("mem_64m_bios", "test=boot", mem="64M",
-                 expect=[r"mem: 6[0-3] MiB available", r"^ok 1 boot$"]),
-        QemuCase("mem_5g_bios", "test=boot", mem="5G",
+        QemuCase("mem_64m_bios", "test=boot,mm", mem="64M",
+                 expect=[r"mem: 6[0-3] MiB available", r"^ok 1 boot$", r"^ok 2 mm$",
+                         # Zones cut from the map: RAM ends at 0x3fdf000.
+                         r"DMA +pfn 0x00000000-0x00001000 spanned 4096 present 3999 managed \d+",
+                         r"DMA32 +pfn 0x00001000-0x00003fdf spanned 12255 present 12255",
+                         r"Normal empty",
+                         r"mm: wrote and verified \d+ pages"]),
+        QemuCase("mem_512m_bios", "test=mm", mem="512M",
+                 expect=[r"^ok 1 mm$", r"DMA +pfn 0x00000000-0x00001000 spanned 4096 present 3999 managed \d+",
+                         r"DMA32 +pfn 0x00001000-0x0001ffdf spanned 126943 present 126943",
+                         r"mm: wrote and verified \d+ pages"]),
+        QemuCase("mem_5g_bios", "test=boot,mm", mem="5G", timeout=240,
                  # q35 keeps 2 GiB below the PCI hole; the other 3 GiB start at 4 GiB.
                  expect=[r"mem: \[mem 0x0000000100000000-0x00000001bfffffff\] available",
                          r"mem: 511\d MiB available in 3 ranges, 3072 MiB above 4 GiB",
-                         r"^ok 1 boot$"]),
+                         r"DMA +pfn 0x00000000-0x00001000 spanned 4096 present 3999 managed \d+",
+                         r"DMA32 +pfn 0x00001000-0x00100000 spanned 1044480 present 520159",
+                         r"Normal +pfn 0x00100000-0x001c0000 spanned 786432 present 786432",
+                         r"^ok 1 boot$", r"^ok 2 mm$",
+                         r"mm: wrote and verified \d+ pages"]),
         fb_screen_case(build, "fbcon_screen_uefi"),
         fb_screen_case(build, "fbcon_screen_usb_stick_uefi", medium="usb"),
         vga_screen_case(),
@@ -165,6 +178,17 @@ def cases(build):
               [r"Oops: General Protection \(#GP\)"]),
         crash("bug_on", "crash_bug_on_victim",
               [r"Kernel panic - not syncing: BUG at kernel/tests/traps_test.c:\d+: impossible"],
+              rip="panic"),
+        crash("write_kernel_text", "crash_write_kernel_text_victim", [
+            r"#PF: data write access in kernel mode",
+            r"#PF: error_code\(0x0003\) - permissions violation",
+            r"Oops: Page Fault \(#PF\)"]),
+        # The overflow faults on the guard page, the CPU cannot push the
+        # page fault's frame there, and the double fault runs on IST1.
+        crash("stack_overflow", "crash_stack_overflow_victim", [
+            r"Oops: Double Fault \(#DF\)"], trace=["crash_stack_overflow_victim"]),
+        crash("double_free", "crash_double_free_victim",
+              [r"Kernel panic - not syncing: kfree: double free of 0x[0-9a-f]{16} \(cache kmalloc-64\)"],
               rip="panic"),
         crash("malformed_boot_info", "crash_malformed_boot_info_victim",
               [r"Kernel panic - not syncing: multiboot2: malformed boot information: \S+"],

@@ -1,0 +1,17 @@
+/* Bringing up the memory manager at boot (mm/init.c). */
+#ifndef MM_INIT_H
+#define MM_INIT_H
+
+#include <pageturn/multiboot2.h>
+
+/*
+ * Build the physical memory manager from the boot memory map: memblock,
+ * the kernel page tables (direct map of all RAM, the kernel image with
+ * W^X permissions, guard pages under the kernel stacks), mem_map, the
+ * zones and their buddy allocators, watermarks, and the slab allocator.
+ * Prints the per-zone boot report.  Panics (boot cannot go on) only when
+ * the memory map leaves no room for the kernel's own structures.
+ */
+void mm_init(const struct boot_info *bi, phys_addr_t boot_info_phys);
+
+#endif
