@@ -155,15 +155,15 @@ UNIT_SRCS_cmdline    := kernel/cmdline.c
 UNIT_SRCS_multiboot2 := kernel/multiboot2.c
 UNIT_SRCS_vsprintf   := kernel/lib/vsprintf.c
 UNIT_SRCS_psf        := drivers/console/psf.c
-UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c
+UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c tests/unit/kernel_stubs.c
 UNIT_SRCS_pgtable    := mm/pgtable.c
-UNIT_SRCS_slab       := mm/slab.c
+UNIT_SRCS_slab       := mm/slab.c tests/unit/kernel_stubs.c
 UNIT_SRCS_memblock   := mm/memblock.c
 # The kernel's formatter must not interpose on the host libc's (cmocka uses it).
 UNIT_CFLAGS_vsprintf := -Dvsnprintf=kernel_vsnprintf -Dsnprintf=kernel_snprintf
 
 .SECONDEXPANSION:
-$(B)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $$(wildcard include/*/*.h include/*/*/*.h)
+$(B)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $$(wildcard include/*/*.h include/*/*/*.h tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(UNIT_CFLAGS) $(UNIT_CFLAGS_$*) -o $@ $< $(UNIT_SRCS_$*) -lcmocka
 

@@ -53,6 +53,37 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ..
 	t->failures++;
 }
 
+static char captured[4096];
+static size_t captured_len;
+static int saved_loglevel;
+
+static void capture_write(struct console *con, const char *s, size_t len)
+{
+	(void)con;
+	len = MIN(len, sizeof(captured) - 1 - captured_len);
+	memcpy(captured + captured_len, s, len);
+	captured_len += len;
+	captured[captured_len] = '\0';
+}
+
+static struct console capture_console = { .name = "ktest-capture", .write = capture_write };
+
+void ktest_capture_start(int loglevel)
+{
+	captured_len = 0;
+	captured[0] = '\0';
+	saved_loglevel = console_loglevel;
+	console_loglevel = loglevel;
+	register_console(&capture_console);
+}
+
+const char *ktest_capture_stop(void)
+{
+	unregister_console(&capture_console);
+	console_loglevel = saved_loglevel;
+	return captured;
+}
+
 /* Split the `test=` value at commas; returns false if it is malformed. */
 static bool parse_selectors(const char *spec)
 {

@@ -71,6 +71,16 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ..
 			   #a, _b ? _b : "(null)", _a ? _a : "(null)"); \
 } while (0)
 
+/*
+ * Record what printk writes to the consoles.  ktest_capture_start()
+ * registers console "ktest-capture" and sets console_loglevel to loglevel;
+ * ktest_capture_stop() unregisters it, restores console_loglevel and
+ * returns the text written in between, cut at 4095 bytes.  The text stays
+ * valid until the next ktest_capture_start(); captures do not nest.
+ */
+void ktest_capture_start(int loglevel);
+const char *ktest_capture_stop(void);
+
 /* Run the tests named by `test=`, if any; does not return when it ran some. */
 void ktest_run_from_cmdline(void);
 

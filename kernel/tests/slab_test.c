@@ -179,31 +179,13 @@ KTEST(slab, cache_lifecycle)
 	KTEST_EXPECT_EQ(t, nr_free_pages(), free_before);
 }
 
-static char captured[4096];
-static size_t captured_len;
-
-static void capture_write(struct console *con, const char *s, size_t len)
-{
-	(void)con;
-	len = MIN(len, sizeof(captured) - 1 - captured_len);
-	memcpy(captured + captured_len, s, len);
-	captured_len += len;
-	captured[captured_len] = '\0';
-}
-
-static struct console capture_console = { .name = "ktest-slabinfo", .write = capture_write };
-
 KTEST(slab, slabinfo_lists_caches)
 {
-	int saved = console_loglevel;
+	const char *captured;
 
-	captured_len = 0;
-	captured[0] = '\0';
-	console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
-	register_console(&capture_console);
+	ktest_capture_start(CONSOLE_LOGLEVEL_DEFAULT);
 	slabinfo_report();
-	unregister_console(&capture_console);
-	console_loglevel = saved;
+	captured = ktest_capture_stop();
 
 	KTEST_EXPECT(t, strstr(captured, "slabinfo: # name ") != NULL);
 	KTEST_EXPECT(t, strstr(captured, "slabinfo: kmalloc-64 ") != NULL);

@@ -19,7 +19,8 @@
  * Reclaim is not linked in: the test defines wakeup_kswapd and
  * try_to_free_pages as stubs that count their calls (and, when a test
  * asks, free pages the test holds, to play a reclaim that made progress).
- * panic() longjmps back into expect_panic(); printk() appends to log_buf.
+ * panic() and printk() are the shared stubs of kernel_stubs.c: panic()
+ * longjmps back into expect_panic(); printk() appends to log_buf.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,84 +40,13 @@
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 
+#include "kernel_stubs.h"
+
 #define ZONE(i) (&contig_page_data.node_zones[i])
 
 /* ---- the kernel services page_alloc.c calls --------------------------- */
 
 uintptr_t host_phys_base;
-
-static jmp_buf panic_env;
-static bool panic_expected;
-static char panic_msg[512];
-
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(panic_msg, sizeof(panic_msg), fmt, ap);
-	va_end(ap);
-	if (panic_expected) {
-		panic_expected = false;
-		longjmp(panic_env, 1);
-	}
-	fail_msg("unexpected panic: %s", panic_msg);
-	abort();
-}
-
-/* stmt must panic with a message containing substr. */
-#define expect_panic(stmt, substr) do { \
-	panic_msg[0] = '\0'; \
-	panic_expected = true; \
-	if (setjmp(panic_env) == 0) { \
-		stmt; \
-		panic_expected = false; \
-		fail_msg("no panic from %s", #stmt); \
-	} \
-	if (strstr(panic_msg, substr) == NULL) \
-		fail_msg("panic \"%s\" does not say \"%s\"", panic_msg, substr); \
-} while (0)
-
-static char log_buf[1 << 16];
-static size_t log_len;
-
-int printk(const char *fmt, ...)
-{
-	char line[1024];
-	const char *s = line;
-	va_list ap;
-	size_t n;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (s[0] == '\001' && s[1] != '\0')
-		s += 2;
-	n = strlen(s);
-	if (log_len + n < sizeof(log_buf)) {
-		memcpy(log_buf + log_len, s, n + 1);
-		log_len += n;
-	}
-	return (int)n;
-}
-
-static unsigned int log_count(const char *substr)
-{
-	unsigned int n = 0;
-	const char *p = log_buf;
-
-	while ((p = strstr(p, substr)) != NULL) {
-		n++;
-		p++;
-	}
-	return n;
-}
-
-static void log_clear(void)
-{
-	log_len = 0;
-	log_buf[0] = '\0';
-}
 
 /* ---- reclaim stubs ----------------------------------------------------- */
 

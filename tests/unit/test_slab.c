@@ -10,7 +10,8 @@
  * AddressSanitizer, so the slab allocator touching a page it gave back is
  * a test failure.
  *
- * panic() longjmps back into expect_panic(), which checks the message.
+ * panic() and printk() are the shared stubs of kernel_stubs.c: panic()
+ * longjmps back into expect_panic(), which checks the message.
  * The kernel's panic never returns; this one leaves a function that may
  * hold a cache's lock, so tests release it with unlock_after_panic().
  */
@@ -29,6 +30,8 @@
 #include <mm/vmstat.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
+
+#include "kernel_stubs.h"
 
 /* --- the fake machine ---------------------------------------------------- */
 
@@ -119,55 +122,6 @@ static void check_slab_accounting(void)
 			slab_pages++;
 	assert_int_equal(slab_pages_counted(), slab_pages);
 }
-
-/* --- printk and panic ---------------------------------------------------- */
-
-static char log_buf[16384];
-static size_t log_len;
-
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, ap);
-	va_end(ap);
-	log_len = MIN(log_len + n, sizeof(log_buf) - 1);
-	return n;
-}
-
-static jmp_buf panic_jmp;
-static bool panic_armed;
-static char panic_msg[512];
-
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(panic_msg, sizeof(panic_msg), fmt, ap);
-	va_end(ap);
-	if (!panic_armed) {
-		fprintf(stderr, "unexpected panic: %s\n", panic_msg);
-		abort();
-	}
-	panic_armed = false;
-	longjmp(panic_jmp, 1);
-}
-
-/* Run stmt, which must panic with a message containing want. */
-#define expect_panic(stmt, want) do { \
-	panic_msg[0] = '\0'; \
-	panic_armed = true; \
-	if (setjmp(panic_jmp) == 0) { \
-		stmt; \
-		panic_armed = false; \
-		fail_msg("%s did not panic", #stmt); \
-	} \
-	if (!strstr(panic_msg, want)) \
-		fail_msg("panic \"%s\" does not contain \"%s\"", panic_msg, want); \
-} while (0)
 
 /* The panicking function held cachep's lock; the real kernel never came back. */
 static void unlock_after_panic(struct kmem_cache *cachep)
@@ -740,8 +694,7 @@ static void test_slabinfo_report(void **state)
 	(void)state;
 	for (i = 0; i < 3; i++)
 		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
-	log_len = 0;
-	log_buf[0] = '\0';
+	log_clear();
 	slabinfo_report();
 	assert_non_null(strstr(log_buf, KERN_INFO "slabinfo: # name "));
 	slabinfo_line("info", v);
@@ -778,13 +731,7 @@ static int group_setup(void **state)
 	ASAN_POISON_MEMORY_REGION(fake_mem, FAKE_PAGES * PAGE_SIZE);
 
 	/* Nothing works before kmem_cache_init(). */
-	panic_armed = true;
-	if (setjmp(panic_jmp) == 0) {
-		kmalloc(8, GFP_KERNEL);
-		return -1;
-	}
-	if (!strstr(panic_msg, "kmalloc: called before kmem_cache_init"))
-		return -1;
+	expect_panic(kmalloc(8, GFP_KERNEL), "kmalloc: called before kmem_cache_init");
 
 	kmem_cache_init();
 	return 0;
