@@ -244,4 +244,5 @@ void mm_init(const struct boot_info *bi, phys_addr_t info_phys)
 	       (unsigned long)(memblock_phys_mem_size() >> 20), nr_free_pages() >> 8,
 	       (unsigned long)(memblock_reserved_size() >> 10), min_free_kbytes);
 	zone_report();
+	show_free_areas();
 }
