@@ -45,11 +45,8 @@ void *early_memremap(phys_addr_t phys, size_t size)
 
 	if (size == 0 || end < phys || end > DIRECT_MAP_MAX || nr_mappings == EARLY_MAPPINGS_MAX)
 		return NULL;
-	mappings[nr_mappings].phys = phys;
-	mappings[nr_mappings].size = size;
-	nr_mappings++;
 	if (end <= BOOT_MAPPED)
-		return phys_to_virt(phys);
+		goto mapped;
 
 	pdpt = table_of(pml4[pgd_index(PAGE_OFFSET)]);
 	for (pa = ALIGN_DOWN(phys, PMD_SIZE); pa < end; pa += PMD_SIZE) {
@@ -67,5 +64,9 @@ void *early_memremap(phys_addr_t phys, size_t size)
 			invlpg((uint64_t)phys_to_virt(pa));
 		}
 	}
+mapped:
+	mappings[nr_mappings].phys = phys;
+	mappings[nr_mappings].size = size;
+	nr_mappings++;
 	return phys_to_virt(phys);
 }

@@ -178,6 +178,8 @@ static void init_kernel_page_tables(void)
 			panic("mm_init: cannot unmap the stack guard page at %#lx", guards[i]);
 
 	write_cr3(virt_to_phys(init_pgd));
+	/* Kernel mappings are _PAGE_GLOBAL: with PGE they survive CR3 switches. */
+	write_cr4(read_cr4() | CR4_PGE);
 	printk(KERN_INFO "mm: kernel page tables: %lu pages; text R-X, rodata R--, data RW- NX%s, %u stack guard pages\n",
 	       nr_early_table_pages, __supported_pte_mask & _PAGE_NX ? "" : " (no NX on this CPU)", n);
 }

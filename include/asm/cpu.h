@@ -28,6 +28,7 @@ DEFINE_READ_CR(4)
 #undef DEFINE_READ_CR
 
 static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" :: "r"(v) : "memory"); }
+static inline void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" :: "r"(v) : "memory"); }
 
 static inline uint64_t rdmsr(uint32_t msr)
 {

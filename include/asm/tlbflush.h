@@ -38,8 +38,8 @@ static inline void flush_tlb_all(void)
 	uint64_t cr4 = read_cr4();
 
 	if (cr4 & CR4_PGE) {
-		__asm__ volatile("mov %0, %%cr4" :: "r"(cr4 & ~CR4_PGE) : "memory");
-		__asm__ volatile("mov %0, %%cr4" :: "r"(cr4) : "memory");
+		write_cr4(cr4 & ~CR4_PGE);
+		write_cr4(cr4);
 	} else {
 		write_cr3(read_cr3());
 	}

@@ -64,7 +64,8 @@ static inline void set_page_count(struct page *page, int v) { page->_count = v; 
 static inline void get_page(struct page *page) { page->_count++; }
 static inline int page_mapcount(const struct page *page) { return page->_mapcount + 1; }
 
-/* Drop a reference; the last one frees the page. */
+/* Drop a reference to an order-0 page; the last one frees it.  (There are
+ * no compound pages: blocks of higher order go back with __free_pages.) */
 void put_page(struct page *page);
 
 #endif
