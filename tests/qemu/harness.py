@@ -33,7 +33,8 @@ class QemuCase:
 
     def __init__(self, name, cmdline, firmware="bios", medium="cdrom",
                  mem="512M", timeout=90, status=EXIT_PASS, expect=(),
-                 reject=(r"^\s*not ok ",), on_line=None, check=None, cpu=None):
+                 reject=(r"^\s*not ok ",), on_line=None, check=None, cpu=None,
+                 qemu_args=()):
         self.name = name
         self.cmdline = cmdline
         self.firmware = firmware
@@ -42,6 +43,7 @@ class QemuCase:
         self.timeout = timeout
         self.status = status            # None: the harness stops QEMU itself
         self.cpu = cpu
+        self.qemu_args = list(qemu_args)  # e.g. extra drives; "{workdir}" expands
         self.expect = list(expect)      # regexes that must each match the log
         self.reject = list(reject)      # regexes that must not match any line
         self.on_line = on_line          # (regex, fn(session)) pairs
@@ -146,7 +148,8 @@ def run_case(case, build, accel="tcg"):
         os.unlink(qmp_path)
     argv = qemu_command(iso, case.mem, accel, case.firmware, case.medium, workdir,
                         ["-display", "none", "-monitor", "none", "-serial", "stdio",
-                         "-qmp", "unix:%s,server=on,wait=off" % qmp_path], case.cpu)
+                         "-qmp", "unix:%s,server=on,wait=off" % qmp_path] +
+                        [a.replace("{workdir}", workdir) for a in case.qemu_args], case.cpu)
     log_path = os.path.join(workdir, "serial.log")
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
