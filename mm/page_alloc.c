@@ -354,7 +354,11 @@ void __free_pages(struct page *page, unsigned int order)
 		__free_pages_ok(zone, page, order);
 }
 
-/* An order-0 __free_pages: pages on the LRU lists will need more here. */
+/*
+ * An order-0 __free_pages.  A page on an LRU list holds a reference for
+ * the list (mm/swap.c), so the last one never goes while it is on a list;
+ * dropping the list's reference by mistake panics on PG_lru at free.
+ */
 void put_page(struct page *page)
 {
 	__free_pages(page, 0);
@@ -629,6 +633,7 @@ void free_area_init_node(int nid, const unsigned long zones_size[MAX_NR_ZONES],
 		struct zone *zone = &pgdat->node_zones[j];
 		unsigned long size = zones_size[j];
 		unsigned int order;
+		int l;
 
 		if (zholes_size[j] > size)
 			panic("free_area_init_node: zone %s: %lu holes in %lu pages",
@@ -653,6 +658,14 @@ void free_area_init_node(int nid, const unsigned long zones_size[MAX_NR_ZONES],
 			INIT_LIST_HEAD(&zone->free_area[order].free_list);
 			zone->free_area[order].nr_free = 0;
 		}
+		spin_lock_init(&zone->lru_lock, "zone->lru_lock");
+		for_each_lru(l) {
+			INIT_LIST_HEAD(&zone->lru[l].list);
+			zone->lru[l].nr_scan = 0;
+		}
+		memset(zone->recent_rotated, 0, sizeof(zone->recent_rotated));
+		memset(zone->recent_scanned, 0, sizeof(zone->recent_scanned));
+		zone->pages_scanned = 0;
 		memmap_init_zone(size, (enum zone_type)j, zone_start_pfn);
 
 		if (size)

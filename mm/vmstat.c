@@ -31,6 +31,11 @@ struct vm_event_state vm_event_states;
 const char *const vmstat_text[] = {
 	/* enum zone_stat_item */
 	"nr_free_pages",
+	"nr_inactive_anon",
+	"nr_active_anon",
+	"nr_inactive_file",
+	"nr_active_file",
+	"nr_unevictable",
 	"nr_slab_unreclaimable",
 	"nr_page_table_pages",
 
@@ -39,6 +44,7 @@ const char *const vmstat_text[] = {
 	"pgalloc_dma32",
 	"pgalloc_normal",
 	"pgfree",
+	"pgactivate",
 	"allocstall",
 };
 

@@ -9,6 +9,11 @@
  * watermarks pages_min/low/high and lowmem_reserve[], and counters.
  * Pageturn has one node, contig_page_data (NODE_DATA(0)).
  *
+ * Each zone also keeps its pages in use on LRU lists (Rik van Riel's split
+ * LRU, Linux 2.6.28): anon and file pages apart, each split into active and
+ * inactive, plus one list of pages reclaim must not touch.  See enum
+ * lru_list below, include/mm/mm_inline.h and mm/swap.c.
+ *
  * Page counts, as Linux defines them:
  *   spanned_pages  pfns from zone_start_pfn to the zone's end, holes included
  *   present_pages  pages of RAM in that span (holes excluded)
@@ -34,13 +39,75 @@ enum zone_type {
 #define MAX_DMA_PFN   ((16ul << 20) >> 12)	/* 16 MiB */
 #define MAX_DMA32_PFN ((4ul << 30) >> 12)	/* 4 GiB */
 
-/* Per-zone counters (Linux's enum zone_stat_item); later subsystems add theirs. */
+/*
+ * Per-zone counters (Linux's enum zone_stat_item); later subsystems add theirs.
+ * The five LRU counters mirror enum lru_list: the counter of list l is
+ * NR_LRU_BASE + l, so their order must match it exactly.
+ */
 enum zone_stat_item {
 	NR_FREE_PAGES,
+	NR_LRU_BASE,
+	NR_INACTIVE_ANON = NR_LRU_BASE,	/* must match enum lru_list */
+	NR_ACTIVE_ANON,
+	NR_INACTIVE_FILE,
+	NR_ACTIVE_FILE,
+	NR_UNEVICTABLE,
 	NR_SLAB_UNRECLAIMABLE,
 	NR_PAGETABLE,
 	NR_VM_ZONE_STAT_ITEMS
 };
+
+/*
+ * The LRU lists of a zone, numbered so that the index is arithmetic:
+ *
+ *   list = LRU_BASE + (active ? LRU_ACTIVE : 0) + (file ? LRU_FILE : 0)
+ *
+ * so an active list is LRU_ACTIVE above its inactive one and a file list
+ * LRU_FILE above its anon one.  Anon means swap-backed (PG_swapbacked):
+ * anonymous memory and tmpfs; file means backed by a file on a disk.
+ * LRU_UNEVICTABLE holds pages reclaim cannot free (PG_mlocked), kept off
+ * the other lists so scans do not waste time on them; it is neither anon
+ * nor file, active nor inactive.  Never reorder: the zone counters
+ * NR_LRU_BASE + l and the arithmetic above rely on these values.
+ */
+#define LRU_BASE   0
+#define LRU_ACTIVE 1
+#define LRU_FILE   2
+
+enum lru_list {
+	LRU_INACTIVE_ANON = LRU_BASE,
+	LRU_ACTIVE_ANON = LRU_BASE + LRU_ACTIVE,
+	LRU_INACTIVE_FILE = LRU_BASE + LRU_FILE,
+	LRU_ACTIVE_FILE = LRU_BASE + LRU_FILE + LRU_ACTIVE,
+	LRU_UNEVICTABLE,
+	NR_LRU_LISTS
+};
+
+_Static_assert(NR_INACTIVE_ANON - NR_LRU_BASE == LRU_INACTIVE_ANON &&
+	       NR_ACTIVE_ANON - NR_LRU_BASE == LRU_ACTIVE_ANON &&
+	       NR_INACTIVE_FILE - NR_LRU_BASE == LRU_INACTIVE_FILE &&
+	       NR_ACTIVE_FILE - NR_LRU_BASE == LRU_ACTIVE_FILE &&
+	       NR_UNEVICTABLE - NR_LRU_BASE == LRU_UNEVICTABLE,
+	       "the LRU counters must follow enum lru_list");
+
+#define for_each_lru(l) for (l = 0; l < NR_LRU_LISTS; l++)
+/* The four lists reclaim scans: every list but LRU_UNEVICTABLE. */
+#define for_each_evictable_lru(l) for (l = 0; l <= LRU_ACTIVE_FILE; l++)
+
+static inline bool is_file_lru(enum lru_list l)
+{
+	return l == LRU_INACTIVE_FILE || l == LRU_ACTIVE_FILE;
+}
+
+static inline bool is_active_lru(enum lru_list l)
+{
+	return l == LRU_ACTIVE_ANON || l == LRU_ACTIVE_FILE;
+}
+
+static inline bool is_unevictable_lru(enum lru_list l)
+{
+	return l == LRU_UNEVICTABLE;
+}
 
 struct free_area {
 	struct list_head free_list;
@@ -58,6 +125,29 @@ struct zone {
 
 	spinlock_t lock;		/* protects free_area */
 	struct free_area free_area[MAX_ORDER];
+
+	/*
+	 * The LRU lists, under lru_lock (taken with interrupts off, never
+	 * inside zone->lock or the other way round).  A page on list l has
+	 * PG_lru, PG_active iff is_active_lru(l), PG_unevictable iff l is
+	 * LRU_UNEVICTABLE, and vm_stat[NR_LRU_BASE + l] is the list's length.
+	 * nr_scan is for the scanner (pages owed to the next scan; unused yet).
+	 */
+	spinlock_t lru_lock;
+	struct {
+		struct list_head list;
+		unsigned long nr_scan;
+	} lru[NR_LRU_LISTS];
+	/*
+	 * Reclaim's evidence for balancing anon against file (index 0 anon,
+	 * 1 file): pages that entered or were scanned on the lists, and those
+	 * of them found in use and put on (or kept on) an active list.  The
+	 * scanner will halve both when they grow large.
+	 */
+	unsigned long recent_rotated[2];
+	unsigned long recent_scanned[2];
+	/* Pages scanned since a page of the zone was last freed. */
+	unsigned long pages_scanned;
 
 	long vm_stat[NR_VM_ZONE_STAT_ITEMS];
 

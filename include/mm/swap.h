@@ -12,6 +12,7 @@
 #define MM_SWAP_H
 
 #include <mm/gfp.h>
+#include <mm/mm.h>
 #include <mm/mmzone.h>
 
 /* Pages handed to the page allocator at boot: MemTotal. */
@@ -34,6 +35,78 @@ void wakeup_kswapd(struct zone *zone, int order);
  * only for __GFP_WAIT allocations, with interrupts on.
  */
 unsigned long try_to_free_pages(struct zone *preferred_zone, int order, gfp_t gfp_mask);
+
+/* ---- the LRU lists (mm/swap.c, mm/vmscan.c) -------------------------- */
+
+/*
+ * Put a page that is on no LRU list (and has no PG_lru) on list lru and
+ * take a reference to it for the list.  PG_active and PG_unevictable are
+ * first cleared, then set as lru says.  An anon list needs PG_swapbacked,
+ * a file list needs it clear (the page would be counted on the wrong list
+ * when it leaves): a mismatch panics.  Takes zone->lru_lock.
+ */
+void lru_cache_add_lru(struct page *page, enum lru_list lru);
+
+/* Linux's wrappers, by where a page enters (reclaim-reference.md 3.2). */
+/* Swap-in: on probation on the inactive anon list. */
+static inline void lru_cache_add_anon(struct page *page)
+{
+	lru_cache_add_lru(page, LRU_INACTIVE_ANON);
+}
+
+/* A new anon fault or COW copy: Linux 2.6.28 starts it active. */
+static inline void lru_cache_add_active_anon(struct page *page)
+{
+	lru_cache_add_lru(page, LRU_ACTIVE_ANON);
+}
+
+/* Page-cache read or readahead: inactive, until a second access. */
+static inline void lru_cache_add_file(struct page *page)
+{
+	lru_cache_add_lru(page, LRU_INACTIVE_FILE);
+}
+
+static inline void lru_cache_add_active_file(struct page *page)
+{
+	lru_cache_add_lru(page, LRU_ACTIVE_FILE);
+}
+
+/*
+ * A software access to page (read(), write(), a page-cache fault):
+ *   inactive, unreferenced  ->  inactive, PG_referenced
+ *   inactive, referenced    ->  activate_page(), PG_referenced cleared
+ *   active, unreferenced    ->  active, PG_referenced
+ * A page on no list, or on the unevictable one, only gets PG_referenced.
+ * Takes zone->lru_lock when it activates.
+ */
+void mark_page_accessed(struct page *page);
+
+/*
+ * Move page from its inactive list to the matching active one, if it is
+ * on an LRU list, inactive and evictable; otherwise do nothing.  Counts
+ * PGACTIVATE and one recent_rotated and recent_scanned of its type.
+ * Takes zone->lru_lock.
+ */
+void activate_page(struct page *page);
+
+/*
+ * Take page off whatever LRU list it is on.  The caller holds a reference
+ * of its own.  Returns 0 with PG_lru clear, the page on no list and the
+ * list's reference now the caller's (PG_active and PG_unevictable are
+ * left as they were, for putback_lru_page); -EBUSY if the page was on no
+ * LRU list.  Takes zone->lru_lock.
+ */
+int isolate_lru_page(struct page *page);
+
+/*
+ * Give back a page isolate_lru_page took: onto the list page_evictable()
+ * and PG_active choose (unevictable, or the active or inactive list of
+ * its type), then drop the isolation reference.  Takes zone->lru_lock.
+ */
+void putback_lru_page(struct page *page);
+
+/* May reclaim evict page?  Not while it is PG_mlocked. */
+bool page_evictable(const struct page *page);
 
 /* Times kswapd would have been woken (no /proc name: Linux has no such
  * counter).  Direct reclaims are counted in the ALLOCSTALL event. */

@@ -35,6 +35,7 @@
 enum vm_event_item {
 	FOR_ALL_ZONES(PGALLOC),	/* pages allocated from each zone */
 	PGFREE,			/* pages freed (boot memory included, as Linux) */
+	PGACTIVATE,		/* inactive -> active moves (activate_page) */
 	ALLOCSTALL,		/* entries into direct reclaim */
 	NR_VM_EVENT_ITEMS
 };
