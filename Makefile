@@ -155,11 +155,12 @@ UNIT_SRCS_cmdline    := kernel/cmdline.c
 UNIT_SRCS_multiboot2 := kernel/multiboot2.c
 UNIT_SRCS_vsprintf   := kernel/lib/vsprintf.c
 UNIT_SRCS_psf        := drivers/console/psf.c
-UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c tests/unit/kernel_stubs.c
+UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c kernel/fs/seq_file.c tests/unit/kernel_stubs.c
 UNIT_SRCS_pgtable    := mm/pgtable.c
 UNIT_SRCS_slab       := mm/slab.c tests/unit/kernel_stubs.c
 UNIT_SRCS_memblock   := mm/memblock.c
-UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/vmstat.c mm/page_alloc.c tests/unit/kernel_stubs.c
+UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
+	tests/unit/kernel_stubs.c
 # The kernel's formatter must not interpose on the host libc's (cmocka uses it).
 UNIT_CFLAGS_vsprintf := -Dvsnprintf=kernel_vsnprintf -Dsnprintf=kernel_snprintf
 

@@ -1,6 +1,6 @@
 /*
- * VM statistics: the zone counters and the event counters, and their
- * names for /proc/vmstat.
+ * VM statistics: the zone counters and the event counters, their names,
+ * and the text of /proc/vmstat and /proc/zoneinfo (as in Linux, here).
  *
  * State: each zone counter lives twice, per zone in zone->vm_stat[] and
  * summed over the zones in vm_stat[].  Events live once, in
@@ -15,6 +15,7 @@
  * counters now and then, so its counters lag; on one CPU they need not,
  * and these are exact.
  */
+#include <fs/proc_fs.h>
 #include <mm/vmstat.h>
 #ifndef HOST_TEST
 #include <asm/cpu.h>
@@ -94,4 +95,52 @@ void inc_zone_page_state(struct page *page, enum zone_stat_item item)
 void dec_zone_page_state(struct page *page, enum zone_stat_item item)
 {
 	mod_zone_page_state(page_zone(page), item, -1);
+}
+
+/* /proc/vmstat: every zone counter, then every event, "name value". */
+void vmstat_show(struct seq_file *m)
+{
+	unsigned long events[NR_VM_EVENT_ITEMS];
+	unsigned int i;
+
+	for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+		seq_printf(m, "%s %lu\n", vmstat_text[i], global_page_state(i));
+	all_vm_events(events);
+	for (i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		seq_printf(m, "%s %lu\n", vmstat_text[NR_VM_ZONE_STAT_ITEMS + i], events[i]);
+}
+
+/*
+ * /proc/zoneinfo, in Linux v2.6.28's layout (with the later "managed"
+ * line): per zone the free pages and watermarks, pages scanned since the
+ * last free and the list sizes, span and present, every zone counter, and
+ * lowmem_reserve as "protection".  Pageturn has no per-CPU page lists, so
+ * there is no "pagesets" block.
+ */
+void zoneinfo_show(struct seq_file *m)
+{
+	struct zone *zone;
+	unsigned int i;
+
+	for_each_zone(zone) {
+		seq_printf(m, "Node 0, zone %8s\n", zone->name);
+		seq_printf(m, "  pages free     %lu\n", zone_page_state(zone, NR_FREE_PAGES));
+		seq_printf(m, "        min      %lu\n", zone->pages_min);
+		seq_printf(m, "        low      %lu\n", zone->pages_low);
+		seq_printf(m, "        high     %lu\n", zone->pages_high);
+		seq_printf(m, "        scanned  %lu (aa: %lu ia: %lu af: %lu if: %lu)\n",
+			   zone->pages_scanned, zone->lru[LRU_ACTIVE_ANON].nr_scan,
+			   zone->lru[LRU_INACTIVE_ANON].nr_scan, zone->lru[LRU_ACTIVE_FILE].nr_scan,
+			   zone->lru[LRU_INACTIVE_FILE].nr_scan);
+		seq_printf(m, "        spanned  %lu\n", zone->spanned_pages);
+		seq_printf(m, "        present  %lu\n", zone->present_pages);
+		seq_printf(m, "        managed  %lu\n", zone->managed_pages);
+		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+			seq_printf(m, "    %-12s %lu\n", vmstat_text[i], zone_page_state(zone, i));
+		seq_puts(m, "        protection: (");
+		for (i = 0; i < MAX_NR_ZONES; i++)
+			seq_printf(m, "%s%lu", i ? ", " : "", zone->lowmem_reserve[i]);
+		seq_puts(m, ")\n");
+		seq_printf(m, "  start_pfn:         %lu\n", zone->zone_start_pfn);
+	}
 }
