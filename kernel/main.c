@@ -18,6 +18,7 @@
 #include <asm/page.h>
 #include <asm/pgtable.h>
 #include <asm/traps.h>
+#include <drivers/blkdev.h>
 #include <drivers/console.h>
 #include <drivers/pic.h>
 #include <drivers/serial.h>
@@ -90,6 +91,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	pic_init(IRQ_VECTOR0);
 	time_init();
 	sti();
+	blk_dev_init();
 
 	boot_report();
 	ktest_run_from_cmdline();

@@ -6,6 +6,7 @@ cases, the panic report: vector name, CR2, registers and a backtrace that
 names the function that faulted.
 """
 import os
+import struct
 
 from harness import EXIT_FAIL, EXIT_PANIC, QemuCase
 import fbcheck
@@ -34,7 +35,7 @@ def all_suites_pass(firmware):
         r"cmdline: unknown option 'no_such_option' ignored",
         r"cmdline: loglevel=abc is not a number",
         r"^ok \d+ boot$", r"^ok \d+ timer$", r"^ok \d+ traps$", r"^ok \d+ console$",
-        r"^ok \d+ mm$", r"^ok \d+ slab$",
+        r"^ok \d+ mm$", r"^ok \d+ slab$", r"^ok \d+ block$", r"^ok \d+ lru$", r"^ok \d+ proc$",
         r"# ktest: \d+ suites, 0 failed: PASS",
     ]
 
@@ -119,6 +120,53 @@ def vga_screen_case():
                     check=check)
 
 
+VIRTIO_DISK_BYTES = 16 << 20
+SECTOR = 512
+PATTERN_MULT = 0x9e3779b97f4a7c15
+
+
+def sector_pattern(sector):
+    """The 512 bytes kernel/tests/block_test.c writes to a sector."""
+    return struct.pack("<64Q", *((((sector + 1) * PATTERN_MULT) & (2**64 - 1)) ^ w
+                                 for w in range(64)))
+
+
+def virtio_blk_case(build, firmware):
+    """test=block with a 16 MiB virtio disk: the kernel writes a pattern to
+    every sector and reads it back; afterwards the host reads the image and
+    must find the pattern, so the data really reached the disk.  The image
+    is made here, zeroed and sparse, before any QEMU starts."""
+    name = "virtio_blk_%s" % firmware
+    workdir = os.path.join(build, "tests", name)
+    os.makedirs(workdir, exist_ok=True)
+    image = os.path.join(workdir, "disk.img")
+    with open(image, "wb") as f:
+        f.truncate(VIRTIO_DISK_BYTES)
+    nr_sectors = VIRTIO_DISK_BYTES // SECTOR
+
+    def check(session):
+        problems = []
+        with open(image, "rb") as f:
+            for sector in (0, nr_sectors // 2, nr_sectors - 1):
+                f.seek(sector * SECTOR)
+                if f.read(SECTOR) != sector_pattern(sector):
+                    problems.append("%s: sector %d does not hold the kernel's pattern"
+                                    % (image, sector))
+        return problems
+
+    return QemuCase(
+        name, "test=block", firmware=firmware, timeout=90 if firmware == "bios" else 180,
+        qemu_args=["-drive", "if=none,id=vd0,format=raw,file={workdir}/disk.img",
+                   "-device", "virtio-blk-pci,drive=vd0"],
+        expect=[r"pci 0000:00:[0-9a-f]{2}\.0 \[1af4:1001\] class 0x010000 irq \d+",
+                r"blk: vda 16 MiB \(32768 sectors of 512 bytes\), virtio-blk$",
+                r"blk: ram0 4 MiB \(8192 sectors of 512 bytes\), ramdisk$",
+                r"block: vda: 32768 sectors written and read back, 0 mismatches",
+                r"^ok \d+ block$"],
+        reject=(r"^\s*not ok ", r"# skipped: no vda"),
+        check=check)
+
+
 def cases(build):
     cmd_all = "test=all loglevel=abc no_such_option=1"
     return [
@@ -161,6 +209,14 @@ def cases(build):
         QemuCase("no_long_mode_bios", "test=boot", cpu="qemu32", status=None, timeout=60,
                  expect=[r"Pageturn: this CPU does not support 64-bit long mode"],
                  on_line=[(r"does not support 64-bit long mode", lambda s: s.stop())]),
+        virtio_blk_case(build, "bios"),
+        virtio_blk_case(build, "uefi"),
+        # Linux's brd options: rd_nr disks of ramdisk_size KiB each.
+        QemuCase("ramdisk_cmdline_bios", "test=block ramdisk_size=8192 rd_nr=2",
+                 expect=[r"blk: ram0 8 MiB \(16384 sectors of 512 bytes\), ramdisk$",
+                         r"blk: ram1 8 MiB \(16384 sectors of 512 bytes\), ramdisk$",
+                         r"# skipped: no vda", r"^ok \d+ block$"],
+                 reject=(r"^\s*not ok ", r"cmdline: unknown option", r"blk: ram2 ")),
         crash("page_fault", "crash_page_fault_victim", [
             r"BUG: unable to handle page fault for address: 00000dead0000bad",
             r"#PF: data write access in kernel mode",

@@ -1,0 +1,222 @@
+/*
+ * The block layer core: the registry of block devices, the checks every
+ * bio passes before a driver sees it, completion, and waiting.
+ *
+ * A bio's life:
+ *
+ *   owned by the caller --submit_bio()--> owned by the driver
+ *       --bio_endio()--> done (bi_done, bi_error set; bi_end_io called)
+ *       --> owned by the caller again
+ *
+ * submit_bio() refuses a bad bio with an errno and hands nothing to the
+ * driver, so a driver only ever sees a bio that is non-empty, a multiple
+ * of the device's sector size, aligned to it, inside one page and inside
+ * the device.  Each accepted bio is completed exactly once, by the driver,
+ * possibly before submit_bio() returns (ramdisks), possibly in an
+ * interrupt handler (virtio-blk).
+ *
+ * The registry is a list of devices with unique names.  Devices are
+ * registered at boot and (for now) never go away while in use, so lookups
+ * take no reference.  The counters in struct block_device count completed
+ * I/Os, as /proc/diskstats does; they change in interrupt handlers, so
+ * they are updated under blk_lock.
+ *
+ * Waiting: there is no scheduler yet, so submit_bio_wait() halts the CPU
+ * with interrupts enabled until the bio's completion interrupt has set
+ * bi_done.  With processes this becomes a wait queue: the submitter
+ * sleeps and bio_endio() wakes it.
+ */
+#include <asm/cpu.h>
+#include <asm/page.h>
+#include <drivers/blkdev.h>
+#include <drivers/pci.h>
+#include <pageturn/panic.h>
+#include <pageturn/printk.h>
+#include <pageturn/spinlock.h>
+#include <pageturn/string.h>
+#include <uapi/errno.h>
+
+#include "blk.h"
+
+static DEFINE_SPINLOCK(blk_lock);
+static LIST_HEAD(all_bdevs);
+
+int register_blkdev(struct block_device *bdev)
+{
+	struct block_device *other;
+	unsigned long flags;
+	size_t len = strnlen(bdev->name, sizeof(bdev->name));
+
+	if (len == 0 || len == sizeof(bdev->name))
+		return -EINVAL;
+	if (bdev->sector_size < SECTOR_SIZE || bdev->sector_size > PAGE_SIZE ||
+	    (bdev->sector_size & (bdev->sector_size - 1)) ||
+	    bdev->nr_sectors == 0 || !IS_ALIGNED(bdev->nr_sectors, bdev->sector_size >> SECTOR_SHIFT) ||
+	    !bdev->ops || !bdev->ops->submit)
+		return -EINVAL;
+	spin_lock_irqsave(&blk_lock, flags);
+	list_for_each_entry(other, &all_bdevs, list) {
+		if (strcmp(other->name, bdev->name) == 0) {
+			spin_unlock_irqrestore(&blk_lock, flags);
+			return -EEXIST;
+		}
+	}
+	bdev->reads = bdev->writes = 0;
+	bdev->sectors_read = bdev->sectors_written = bdev->errors = 0;
+	list_add_tail(&bdev->list, &all_bdevs);
+	spin_unlock_irqrestore(&blk_lock, flags);
+	return 0;
+}
+
+void unregister_blkdev(struct block_device *bdev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&blk_lock, flags);
+	list_del(&bdev->list);
+	spin_unlock_irqrestore(&blk_lock, flags);
+}
+
+struct block_device *lookup_bdev(const char *name)
+{
+	struct block_device *bdev, *found = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&blk_lock, flags);
+	list_for_each_entry(bdev, &all_bdevs, list) {
+		if (strcmp(bdev->name, name) == 0) {
+			found = bdev;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&blk_lock, flags);
+	return found;
+}
+
+struct block_device *next_bdev(struct block_device *prev)
+{
+	struct list_head *next = prev ? prev->list.next : all_bdevs.next;
+
+	return next == &all_bdevs ? NULL : list_entry(next, struct block_device, list);
+}
+
+/* The errno submit_bio() must return for bio, or 0 when it may go on. */
+static int bio_check(int rw, const struct bio *bio)
+{
+	const struct block_device *bdev = bio->bi_bdev;
+	sector_t nr;
+
+	if ((rw != READ && rw != WRITE) || !bdev || !bio->bi_page)
+		return -EINVAL;
+	if (bio->bi_size == 0 || bio->bi_size % bdev->sector_size)
+		return -EINVAL;
+	if (!IS_ALIGNED(bio->bi_sector, (sector_t)(bdev->sector_size >> SECTOR_SHIFT)))
+		return -EINVAL;
+	if (bio->bi_offset >= PAGE_SIZE || bio->bi_size > PAGE_SIZE - bio->bi_offset)
+		return -EINVAL;
+	nr = bio->bi_size >> SECTOR_SHIFT;
+	if (bio->bi_sector >= bdev->nr_sectors || nr > bdev->nr_sectors - bio->bi_sector)
+		return -EIO;
+	if (rw == WRITE && bdev->read_only)
+		return -EROFS;
+	return 0;
+}
+
+int submit_bio(int rw, struct bio *bio)
+{
+	int err = bio_check(rw, bio);
+
+	if (err)
+		return err;
+	bio->bi_rw = rw;
+	bio->bi_error = 0;
+	bio->bi_done = false;
+	bio->bi_bdev->ops->submit(bio->bi_bdev, bio);
+	return 0;
+}
+
+/* `sti; hlt`: the instruction after sti still runs with interrupts off,
+ * so no interrupt can slip in between the caller's check and the halt. */
+static inline void safe_halt(void)
+{
+	__asm__ volatile("sti; hlt" ::: "memory");
+}
+
+int submit_bio_wait(int rw, struct bio *bio)
+{
+	uint64_t flags;
+	int err = submit_bio(rw, bio);
+
+	if (err)
+		return err;
+	flags = local_irq_save();
+	while (!*(volatile bool *)&bio->bi_done) {
+		if (!(flags & X86_EFLAGS_IF))
+			panic("submit_bio_wait on %s with interrupts off: it would never finish",
+			      bio->bi_bdev->name);
+		safe_halt();
+		cli();
+	}
+	local_irq_restore(flags);
+	return bio->bi_error;
+}
+
+void bio_endio(struct bio *bio, int error)
+{
+	struct block_device *bdev = bio->bi_bdev;
+	sector_t nr = bio->bi_size >> SECTOR_SHIFT;
+	unsigned long flags;
+
+	spin_lock_irqsave(&blk_lock, flags);
+	if (error) {
+		bdev->errors++;
+	} else if (bio->bi_rw == WRITE) {
+		bdev->writes++;
+		bdev->sectors_written += nr;
+	} else {
+		bdev->reads++;
+		bdev->sectors_read += nr;
+	}
+	spin_unlock_irqrestore(&blk_lock, flags);
+	bio->bi_error = error;
+	*(volatile bool *)&bio->bi_done = true;
+	if (bio->bi_end_io)
+		bio->bi_end_io(bio);
+}
+
+static const char *blk_driver_name(const struct block_device *bdev)
+{
+	if (bdev->ops == &ramdisk_ops)
+		return "ramdisk";
+	if (bdev->ops == &virtio_blk_ops)
+		return "virtio-blk";
+	return "other";
+}
+
+/* "64 MiB" or "1536 KiB": MiB when the size is a whole number of them. */
+static void format_size(char *buf, size_t len, sector_t sectors)
+{
+	const sector_t per_mib = (1u << 20) >> SECTOR_SHIFT;
+
+	if (sectors % per_mib == 0)
+		snprintf(buf, len, "%lu MiB", sectors / per_mib);
+	else
+		snprintf(buf, len, "%lu KiB", sectors >> (10 - SECTOR_SHIFT));
+}
+
+void blk_dev_init(void)
+{
+	struct block_device *bdev;
+	char size[24];
+
+	ramdisk_init();
+	pci_init();
+	virtio_blk_init();
+	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev)) {
+		format_size(size, sizeof(size), bdev->nr_sectors);
+		printk(KERN_INFO "blk: %s %s (%lu sectors of %u bytes), %s%s\n",
+		       bdev->name, size, bdev->nr_sectors / (bdev->sector_size >> SECTOR_SHIFT),
+		       bdev->sector_size, blk_driver_name(bdev),
+		       bdev->read_only ? ", read-only" : "");
+	}
+}

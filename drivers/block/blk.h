@@ -1,0 +1,21 @@
+/*
+ * What the block layer core and its drivers share, and nobody else needs
+ * (Linux's block/blk.h): the drivers' start functions, called once by
+ * blk_dev_init(), and their operations, by which the core names a
+ * device's driver in the boot report.
+ */
+#ifndef DRIVERS_BLOCK_BLK_H
+#define DRIVERS_BLOCK_BLK_H
+
+#include <drivers/blkdev.h>
+
+/* Register ram0.. for the boot modules, then the RAM disks asked for on
+ * the command line. */
+void ramdisk_init(void);
+extern const struct block_device_operations ramdisk_ops;
+
+/* Find every virtio-blk PCI function and register vda, vdb, ... */
+void virtio_blk_init(void);
+extern const struct block_device_operations virtio_blk_ops;
+
+#endif
