@@ -1,0 +1,150 @@
+/*
+ * Pageturn's ext2 driver: the in-kernel interface (kernel/fs/ext2/).
+ *
+ * There is no VFS yet, so the driver exports plain functions over two
+ * objects a VFS will later wrap: the mounted filesystem (ext2_sb_info, a
+ * super_block's s_fs_info) and the in-core inode (ext2_inode_info, an
+ * inode's private part).  Names are single path components; walking paths
+ * is the VFS's job.
+ *
+ * In-core inodes are shared and counted: ext2_iget() returns the same
+ * object for the same number until the last ext2_iput().  The last iput of
+ * an inode whose link count reached zero frees its blocks and the inode,
+ * so an unlinked file stays readable while held, as on Linux.
+ *
+ * Every function returns 0 (or a byte count) or a negative errno:
+ *   -ENOENT -EEXIST -ENOTDIR -EISDIR -ENOTEMPTY -ENOSPC -ENAMETOOLONG
+ *   -EFBIG -EINVAL -EROFS -ENOMEM -EIO (corrupt metadata or a failed I/O;
+ *   one printk line says which)
+ * Nothing on the disk can make the driver panic or loop forever.
+ *
+ * Data and metadata both go through the buffer cache (no page cache yet);
+ * nothing reaches the disk before ext2_sync() or ext2_unmount(), except
+ * what the buffer cache writes back when it needs room.
+ */
+#ifndef FS_EXT2_H
+#define FS_EXT2_H
+
+#include <drivers/blkdev.h>
+#include <fs/buffer_head.h>
+#include <fs/ext2_fs.h>
+#include <pageturn/list.h>
+
+struct ext2_sb_info {
+	struct block_device *s_bdev;
+	struct buffer_head *s_sbh;		/* holds the superblock */
+	struct ext2_super_block *s_es;		/* inside s_sbh */
+	struct buffer_head **s_group_desc;	/* the descriptor table's blocks */
+	unsigned int s_gdb_count;
+	unsigned int s_groups_count;
+	unsigned int s_blocksize;
+	unsigned int s_blocksize_bits;
+	unsigned int s_addr_per_block;		/* block numbers per indirect block */
+	unsigned int s_addr_per_block_bits;
+	unsigned int s_desc_per_block;
+	unsigned int s_inode_size;
+	unsigned int s_inodes_per_block;
+	unsigned int s_itb_per_group;		/* inode table blocks per group */
+	uint32_t s_blocks_per_group;
+	uint32_t s_inodes_per_group;
+	uint32_t s_first_ino;
+	uint32_t s_first_data_block;
+	uint32_t s_blocks_count;
+	uint32_t s_inodes_count;
+	bool s_read_only;			/* unknown RO_COMPAT features */
+	bool s_filetype;			/* INCOMPAT_FILETYPE: dirents carry a type */
+	struct list_head s_inodes;		/* the in-core inodes */
+};
+
+struct ext2_inode_info {
+	struct ext2_sb_info *i_sb;
+	uint32_t i_ino;
+	int i_count;				/* ext2_iget references */
+	bool i_dirty;				/* i_raw newer than the inode table */
+	struct ext2_inode i_raw;		/* the on-disk inode's first 128 bytes */
+	struct list_head i_list;		/* on i_sb->s_inodes */
+};
+
+/*
+ * Called by ext2_readdir() for each entry, in directory order.  Returns 0
+ * to go on, anything else to stop (the entry is then not consumed).
+ */
+typedef int (*ext2_filldir_t)(void *ctx, const char *name, unsigned int name_len,
+			      uint32_t ino, unsigned int file_type);
+
+/* super.c */
+/* Mount the ext2 filesystem on bdev; NULL with *err set on failure. */
+struct ext2_sb_info *ext2_mount(struct block_device *bdev, int *err);
+/* Write everything back: 0 or -EIO. */
+int ext2_sync(struct ext2_sb_info *sbi);
+/* Sync and forget the filesystem; -EBUSY (and nothing done) while an
+ * inode is still held. */
+int ext2_unmount(struct ext2_sb_info *sbi);
+
+/* inode.c */
+/* The in-core inode ino, referenced; NULL with *err set on failure. */
+struct ext2_inode_info *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, int *err);
+void ext2_iput(struct ext2_inode_info *inode);
+uint64_t ext2_isize(const struct ext2_inode_info *inode);
+/* Read up to len bytes at off; the count read (0 at end of file). */
+long ext2_read(struct ext2_inode_info *inode, uint64_t off, void *buf, size_t len);
+/* Write len bytes at off, growing the file; the count written (short on
+ * -ENOSPC after some progress). */
+long ext2_write(struct ext2_inode_info *inode, uint64_t off, const void *buf, size_t len);
+/* Set the size of a regular file; blocks past it are freed. */
+int ext2_truncate(struct ext2_inode_info *inode, uint64_t size);
+
+/* dir.c */
+int ext2_lookup(struct ext2_inode_info *dir, const char *name, uint32_t *ino);
+/* Call filldir for the entries from byte *pos on; *pos moves past each
+ * entry consumed.  0 at the end or when filldir stopped. */
+int ext2_readdir(struct ext2_inode_info *dir, uint64_t *pos, ext2_filldir_t filldir, void *ctx);
+
+/* namei.c: mode carries permission bits only; the type is implied. */
+int ext2_create(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t *ino);
+int ext2_unlink(struct ext2_inode_info *dir, const char *name);
+int ext2_mkdir(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t *ino);
+int ext2_rmdir(struct ext2_inode_info *dir, const char *name);
+int ext2_rename(struct ext2_inode_info *old_dir, const char *old_name,
+		struct ext2_inode_info *new_dir, const char *new_name);
+
+/* --- shared inside kernel/fs/ext2 only ----------------------------------- */
+
+/* super.c */
+bool ext2_valid_block(const struct ext2_sb_info *sbi, uint32_t block);
+/* The descriptor of group, inside its buffer (held by the mount). */
+struct ext2_group_desc *ext2_group_desc(struct ext2_sb_info *sbi, unsigned int group,
+					struct buffer_head **bh);
+void ext2_sb_dirty(struct ext2_sb_info *sbi);
+
+/* alloc.c: block and inode bitmaps, with the counts in the group
+ * descriptors and the superblock kept in step. */
+int ext2_new_block(struct ext2_sb_info *sbi, uint32_t goal, uint32_t *block);
+int ext2_free_block(struct ext2_sb_info *sbi, uint32_t block);
+int ext2_new_inode(struct ext2_inode_info *dir, unsigned int mode, uint32_t *ino);
+int ext2_free_inode(struct ext2_sb_info *sbi, uint32_t ino, bool is_dir);
+
+/* inode.c */
+/* Map file block lblk to *block (0: a hole); with create, fill a hole,
+ * setting *fresh when the block is new (its contents are garbage). */
+int ext2_get_block(struct ext2_inode_info *inode, uint64_t lblk, bool create,
+		   uint32_t *block, bool *fresh);
+void ext2_set_isize(struct ext2_inode_info *inode, uint64_t size);
+void ext2_mark_inode_dirty(struct ext2_inode_info *inode);
+int ext2_write_inode(struct ext2_inode_info *inode);
+
+/* dir.c */
+int ext2_add_link(struct ext2_inode_info *dir, const char *name, uint32_t ino,
+		  unsigned int mode);
+int ext2_delete_entry(struct ext2_inode_info *dir, const char *name);
+/* Point the existing entry name at ino. */
+int ext2_set_link(struct ext2_inode_info *dir, const char *name, uint32_t ino,
+		  unsigned int mode);
+/* Give the new directory inode its "." and ".." block. */
+int ext2_make_empty(struct ext2_inode_info *inode, uint32_t parent);
+/* 1 when the directory holds only "." and "..", 0 if not, or -errno. */
+int ext2_empty_dir(struct ext2_inode_info *inode);
+/* Check a name: 0, -ENOENT (empty) or -ENAMETOOLONG. */
+int ext2_check_name(const char *name);
+
+#endif

@@ -1,0 +1,492 @@
+/*
+ * ext2: in-core inodes, the block map, and file data.
+ *
+ * ext2_iget() copies the first 128 bytes of an on-disk inode into an
+ * ext2_inode_info shared by every user of that inode number; the copy is
+ * the truth while the inode is in core, and ext2_write_inode() puts it
+ * back (any bytes of a larger inode past 128 are left alone).
+ *
+ * The block map is Linux's: file block lblk is found through a path of up
+ * to four offsets, one in i_block[] and one in each indirect block below
+ * it (block_to_path).  ext2_get_block() walks that path, allocating and
+ * zeroing missing indirect blocks when asked to create; i_blocks counts
+ * every block the inode owns, indirect ones included, in 512-byte units.
+ * Every block number read from the disk is range-checked before it is
+ * followed, and the walk is at most four steps deep, so a corrupt map
+ * gives -EIO and never a stray read or a loop.
+ *
+ * Truncation walks the same tree, freeing each subtree that lies wholly
+ * past the new end and the data blocks past it; an indirect block that
+ * still maps something before the end is kept.
+ *
+ * File data goes through the buffer cache a block at a time: a hole reads
+ * as zeroes, a write into a hole allocates the block (zeroing whatever the
+ * write does not cover).
+ */
+#include <fs/ext2.h>
+#include <mm/slab.h>
+#include <pageturn/printk.h>
+#include <pageturn/string.h>
+#include <uapi/errno.h>
+
+#define EXT2_MAX_32BIT_SIZE 0x7fffffffull	/* larger needs RO_COMPAT_LARGE_FILE */
+
+/* The buffer and the place in it of inode ino's on-disk copy. */
+static struct ext2_inode *raw_inode(struct ext2_sb_info *sbi, uint32_t ino,
+				    struct buffer_head **bh)
+{
+	uint32_t index = (ino - 1) % sbi->s_inodes_per_group;
+	struct buffer_head *gdbh;
+	struct ext2_group_desc *gd = ext2_group_desc(sbi, (ino - 1) / sbi->s_inodes_per_group, &gdbh);
+
+	*bh = __bread(sbi->s_bdev, gd->bg_inode_table + index / sbi->s_inodes_per_block,
+		      sbi->s_blocksize);
+	if (!*bh) {
+		pr_err("ext2: %s: cannot read inode %u\n", sbi->s_bdev->name, ino);
+		return NULL;
+	}
+	return (struct ext2_inode *)((*bh)->b_data +
+				     (index % sbi->s_inodes_per_block) * sbi->s_inode_size);
+}
+
+struct ext2_inode_info *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, int *err)
+{
+	struct ext2_inode_info *inode;
+	struct buffer_head *bh;
+	struct ext2_inode *raw;
+
+	if (ino == 0 || ino > sbi->s_inodes_count ||
+	    (ino < sbi->s_first_ino && ino != EXT2_ROOT_INO)) {
+		pr_err("ext2: %s: inode number %u out of range\n", sbi->s_bdev->name, ino);
+		*err = -EIO;
+		return NULL;
+	}
+	list_for_each_entry(inode, &sbi->s_inodes, i_list) {
+		if (inode->i_ino == ino) {
+			inode->i_count++;
+			return inode;
+		}
+	}
+	raw = raw_inode(sbi, ino, &bh);
+	if (!raw) {
+		*err = -EIO;
+		return NULL;
+	}
+	if (raw->i_links_count == 0 || raw->i_mode == 0) {
+		pr_err("ext2: %s: inode %u is not in use\n", sbi->s_bdev->name, ino);
+		brelse(bh);
+		*err = -EIO;
+		return NULL;
+	}
+	inode = kzalloc(sizeof(*inode), GFP_KERNEL);
+	if (!inode) {
+		brelse(bh);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	memcpy(&inode->i_raw, raw, sizeof(inode->i_raw));
+	brelse(bh);
+	inode->i_sb = sbi;
+	inode->i_ino = ino;
+	inode->i_count = 1;
+	list_add(&inode->i_list, &sbi->s_inodes);
+	*err = 0;
+	return inode;
+}
+
+int ext2_write_inode(struct ext2_inode_info *inode)
+{
+	struct buffer_head *bh;
+	struct ext2_inode *raw;
+
+	if (!inode->i_dirty)
+		return 0;
+	raw = raw_inode(inode->i_sb, inode->i_ino, &bh);
+	if (!raw)
+		return -EIO;
+	memcpy(raw, &inode->i_raw, sizeof(*raw));
+	mark_buffer_dirty(bh);
+	brelse(bh);
+	inode->i_dirty = false;
+	return 0;
+}
+
+void ext2_mark_inode_dirty(struct ext2_inode_info *inode)
+{
+	inode->i_dirty = true;
+}
+
+uint64_t ext2_isize(const struct ext2_inode_info *inode)
+{
+	uint64_t size = inode->i_raw.i_size;
+
+	if (EXT2_S_ISREG(inode->i_raw.i_mode))
+		size |= (uint64_t)inode->i_raw.i_size_high << 32;
+	return size;
+}
+
+void ext2_set_isize(struct ext2_inode_info *inode, uint64_t size)
+{
+	struct ext2_super_block *es = inode->i_sb->s_es;
+
+	inode->i_raw.i_size = (uint32_t)size;
+	if (EXT2_S_ISREG(inode->i_raw.i_mode)) {
+		inode->i_raw.i_size_high = (uint32_t)(size >> 32);
+		if (size > EXT2_MAX_32BIT_SIZE &&
+		    !(es->s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_LARGE_FILE)) {
+			es->s_feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+			if (es->s_rev_level == EXT2_GOOD_OLD_REV)
+				es->s_rev_level = EXT2_DYNAMIC_REV;
+			ext2_sb_dirty(inode->i_sb);
+		}
+	}
+	ext2_mark_inode_dirty(inode);
+}
+
+/* The blocks a file can map: direct, single, double and triple indirect. */
+static uint64_t max_blocks(const struct ext2_sb_info *sbi)
+{
+	uint64_t a = sbi->s_addr_per_block;
+
+	return EXT2_NDIR_BLOCKS + a + a * a + a * a * a;
+}
+
+/* Split lblk into its path through the map: the depth (1..4) or -EFBIG. */
+static int block_to_path(const struct ext2_sb_info *sbi, uint64_t lblk, unsigned int off[4])
+{
+	uint64_t a = sbi->s_addr_per_block;
+	unsigned int bits = sbi->s_addr_per_block_bits;
+
+	if (lblk < EXT2_NDIR_BLOCKS) {
+		off[0] = lblk;
+		return 1;
+	}
+	lblk -= EXT2_NDIR_BLOCKS;
+	if (lblk < a) {
+		off[0] = EXT2_IND_BLOCK;
+		off[1] = lblk;
+		return 2;
+	}
+	lblk -= a;
+	if (lblk < a * a) {
+		off[0] = EXT2_DIND_BLOCK;
+		off[1] = lblk >> bits;
+		off[2] = lblk & (a - 1);
+		return 3;
+	}
+	lblk -= a * a;
+	if (lblk < a * a * a) {
+		off[0] = EXT2_TIND_BLOCK;
+		off[1] = lblk >> (2 * bits);
+		off[2] = (lblk >> bits) & (a - 1);
+		off[3] = lblk & (a - 1);
+		return 4;
+	}
+	return -EFBIG;
+}
+
+/* Allocate a block for slot (entry idx of array), near its left neighbour. */
+static int alloc_slot(struct ext2_inode_info *inode, uint32_t *array, unsigned int idx,
+		      uint32_t goal, bool zero)
+{
+	struct ext2_sb_info *sbi = inode->i_sb;
+	struct buffer_head *bh;
+	uint32_t block;
+	int err;
+
+	if (idx > 0 && array[idx - 1])
+		goal = array[idx - 1] + 1;
+	err = ext2_new_block(sbi, goal, &block);
+	if (err)
+		return err;
+	if (zero) {
+		bh = __getblk(sbi->s_bdev, block, sbi->s_blocksize);
+		if (!bh) {
+			ext2_free_block(sbi, block);
+			return -ENOMEM;
+		}
+		memset(bh->b_data, 0, sbi->s_blocksize);
+		mark_buffer_dirty(bh);
+		brelse(bh);
+	}
+	array[idx] = block;
+	inode->i_raw.i_blocks += sbi->s_blocksize >> SECTOR_SHIFT;
+	ext2_mark_inode_dirty(inode);
+	return 0;
+}
+
+int ext2_get_block(struct ext2_inode_info *inode, uint64_t lblk, bool create,
+		   uint32_t *block, bool *fresh)
+{
+	struct ext2_sb_info *sbi = inode->i_sb;
+	struct buffer_head *bh = NULL, *next;
+	unsigned int off[4];
+	uint32_t *array = inode->i_raw.i_block;
+	uint32_t goal = sbi->s_first_data_block +
+			(inode->i_ino - 1) / sbi->s_inodes_per_group * sbi->s_blocks_per_group;
+	int depth, level, err = 0;
+
+	depth = block_to_path(sbi, lblk, off);
+	if (depth < 0)
+		return depth;
+	if (create && sbi->s_read_only)
+		return -EROFS;
+	*block = 0;
+	for (level = 0; level < depth; level++) {
+		uint32_t *slot = &array[off[level]];
+
+		if (*slot == 0) {
+			if (!create)
+				break;
+			err = alloc_slot(inode, array, off[level], goal, level < depth - 1);
+			if (err)
+				break;
+			if (bh)
+				mark_buffer_dirty(bh);
+			if (level == depth - 1 && fresh)
+				*fresh = true;
+		} else if (!ext2_valid_block(sbi, *slot)) {
+			pr_err("ext2: %s: inode %u maps block %u, out of range\n",
+			       sbi->s_bdev->name, inode->i_ino, *slot);
+			err = -EIO;
+			break;
+		}
+		if (level == depth - 1) {
+			*block = *slot;
+			break;
+		}
+		goal = *slot + 1;
+		next = __bread(sbi->s_bdev, *slot, sbi->s_blocksize);
+		brelse(bh);
+		bh = next;
+		if (!bh) {
+			err = -EIO;
+			break;
+		}
+		array = (uint32_t *)bh->b_data;
+	}
+	brelse(bh);
+	return err;
+}
+
+long ext2_read(struct ext2_inode_info *inode, uint64_t off, void *buf, size_t len)
+{
+	struct ext2_sb_info *sbi = inode->i_sb;
+	uint64_t size = ext2_isize(inode), pos;
+	struct buffer_head *bh;
+	size_t done = 0, n, boff;
+	uint32_t block;
+	int err;
+
+	if (EXT2_S_ISDIR(inode->i_raw.i_mode))
+		return -EISDIR;
+	if (off >= size)
+		return 0;
+	len = MIN(len, size - off);
+	while (done < len) {
+		pos = off + done;
+		boff = pos & (sbi->s_blocksize - 1);
+		n = MIN(sbi->s_blocksize - boff, len - done);
+		err = ext2_get_block(inode, pos >> sbi->s_blocksize_bits, false, &block, NULL);
+		if (err)
+			return done ? (long)done : err;
+		if (!block) {
+			memset((char *)buf + done, 0, n);
+		} else {
+			bh = __bread(sbi->s_bdev, block, sbi->s_blocksize);
+			if (!bh)
+				return done ? (long)done : -EIO;
+			memcpy((char *)buf + done, bh->b_data + boff, n);
+			brelse(bh);
+		}
+		done += n;
+	}
+	return done;
+}
+
+long ext2_write(struct ext2_inode_info *inode, uint64_t off, const void *buf, size_t len)
+{
+	struct ext2_sb_info *sbi = inode->i_sb;
+	uint64_t limit = max_blocks(sbi) << sbi->s_blocksize_bits, pos;
+	struct buffer_head *bh;
+	size_t done = 0, n, boff;
+	uint32_t block;
+	bool fresh;
+	int err = 0;
+
+	if (sbi->s_read_only)
+		return -EROFS;
+	if (EXT2_S_ISDIR(inode->i_raw.i_mode))
+		return -EISDIR;
+	if (off >= limit)
+		return len ? -EFBIG : 0;
+	len = MIN(len, limit - off);
+	while (done < len) {
+		pos = off + done;
+		boff = pos & (sbi->s_blocksize - 1);
+		n = MIN(sbi->s_blocksize - boff, len - done);
+		fresh = false;
+		err = ext2_get_block(inode, pos >> sbi->s_blocksize_bits, true, &block, &fresh);
+		if (err)
+			break;
+		if (fresh || n == sbi->s_blocksize)
+			bh = __getblk(sbi->s_bdev, block, sbi->s_blocksize);
+		else
+			bh = __bread(sbi->s_bdev, block, sbi->s_blocksize);
+		if (!bh) {
+			err = -EIO;
+			break;
+		}
+		if (fresh && n < sbi->s_blocksize)
+			memset(bh->b_data, 0, sbi->s_blocksize);
+		memcpy(bh->b_data + boff, (const char *)buf + done, n);
+		mark_buffer_dirty(bh);
+		brelse(bh);
+		done += n;
+		if (off + done > ext2_isize(inode))
+			ext2_set_isize(inode, off + done);
+	}
+	return done ? (long)done : err;
+}
+
+/*
+ * Free what the subtree at *slot maps at or past file block from.  The
+ * subtree is depth levels of indirection over file blocks [base, base +
+ * a^depth); a block mapping only blocks past from goes, with *slot zeroed.
+ */
+static int free_tree(struct ext2_inode_info *inode, uint32_t *slot, unsigned int depth,
+		     uint64_t base, uint64_t from)
+{
+	struct ext2_sb_info *sbi = inode->i_sb;
+	uint64_t child = 1ull << ((depth ? depth - 1 : 0) * sbi->s_addr_per_block_bits);
+	uint64_t span = depth ? child * sbi->s_addr_per_block : 1;
+	struct buffer_head *bh;
+	unsigned int i;
+	int err;
+
+	if (*slot == 0 || base + span <= from)
+		return 0;
+	if (!ext2_valid_block(sbi, *slot)) {
+		pr_err("ext2: %s: inode %u maps block %u, out of range\n",
+		       sbi->s_bdev->name, inode->i_ino, *slot);
+		return -EIO;
+	}
+	if (depth > 0) {
+		bh = __bread(sbi->s_bdev, *slot, sbi->s_blocksize);
+		if (!bh)
+			return -EIO;
+		for (i = 0; i < sbi->s_addr_per_block; i++) {
+			err = free_tree(inode, (uint32_t *)bh->b_data + i, depth - 1,
+					base + i * child, from);
+			if (err) {
+				brelse(bh);
+				return err;
+			}
+		}
+		mark_buffer_dirty(bh);
+		brelse(bh);
+		if (base < from)
+			return 0;
+	}
+	err = ext2_free_block(sbi, *slot);
+	if (err)
+		return err;
+	*slot = 0;
+	inode->i_raw.i_blocks -= sbi->s_blocksize >> SECTOR_SHIFT;
+	ext2_mark_inode_dirty(inode);
+	return 0;
+}
+
+/* Free every block mapping file blocks from on. */
+static int free_blocks_from(struct ext2_inode_info *inode, uint64_t from)
+{
+	uint64_t a = inode->i_sb->s_addr_per_block;
+	uint64_t base[] = { EXT2_NDIR_BLOCKS, EXT2_NDIR_BLOCKS + a, EXT2_NDIR_BLOCKS + a + a * a };
+	uint32_t *i_block = inode->i_raw.i_block;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < EXT2_NDIR_BLOCKS; i++) {
+		err = free_tree(inode, &i_block[i], 0, i, from);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < 3; i++) {
+		err = free_tree(inode, &i_block[EXT2_IND_BLOCK + i], i + 1, base[i], from);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int ext2_truncate(struct ext2_inode_info *inode, uint64_t size)
+{
+	struct ext2_sb_info *sbi = inode->i_sb;
+	unsigned int bs = sbi->s_blocksize, tail = size & (bs - 1);
+	struct buffer_head *bh;
+	uint32_t block;
+	int err;
+
+	if (sbi->s_read_only)
+		return -EROFS;
+	if (EXT2_S_ISDIR(inode->i_raw.i_mode))
+		return -EISDIR;
+	if (!EXT2_S_ISREG(inode->i_raw.i_mode))
+		return -EINVAL;
+	if (size > max_blocks(sbi) << sbi->s_blocksize_bits)
+		return -EFBIG;
+	if (size < ext2_isize(inode)) {
+		if (tail) {
+			/* Zero the rest of the new last block: a later extension
+			 * must read zeroes there. */
+			err = ext2_get_block(inode, size >> sbi->s_blocksize_bits, false, &block, NULL);
+			if (err)
+				return err;
+			if (block) {
+				bh = __bread(sbi->s_bdev, block, bs);
+				if (!bh)
+					return -EIO;
+				memset(bh->b_data + tail, 0, bs - tail);
+				mark_buffer_dirty(bh);
+				brelse(bh);
+			}
+		}
+		err = free_blocks_from(inode, (size + bs - 1) >> sbi->s_blocksize_bits);
+		if (err)
+			return err;
+	}
+	ext2_set_isize(inode, size);
+	return 0;
+}
+
+/* The last link is gone: give back the blocks and the inode. */
+static void evict_inode(struct ext2_inode_info *inode)
+{
+	struct ext2_sb_info *sbi = inode->i_sb;
+	int err = 0;
+
+	/* i_blocks 0: no blocks, and i_block[] may hold a fast symlink's
+	 * text or a device number instead. */
+	if (inode->i_raw.i_blocks)
+		err = free_blocks_from(inode, 0);
+	inode->i_raw.i_dtime = MAX(sbi->s_es->s_wtime, 1u);
+	ext2_set_isize(inode, 0);
+	if (!err)
+		err = ext2_write_inode(inode);
+	if (!err)
+		err = ext2_free_inode(sbi, inode->i_ino, EXT2_S_ISDIR(inode->i_raw.i_mode));
+	if (err)
+		pr_err("ext2: %s: inode %u not freed (%d)\n", sbi->s_bdev->name, inode->i_ino, err);
+}
+
+void ext2_iput(struct ext2_inode_info *inode)
+{
+	if (--inode->i_count > 0)
+		return;
+	if (inode->i_raw.i_links_count == 0 && !inode->i_sb->s_read_only)
+		evict_inode(inode);
+	else if (ext2_write_inode(inode))
+		pr_err("ext2: %s: inode %u not written\n", inode->i_sb->s_bdev->name, inode->i_ino);
+	list_del(&inode->i_list);
+	kfree(inode);
+}

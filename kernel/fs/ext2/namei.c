@@ -1,0 +1,311 @@
+/*
+ * ext2: operations on names (Linux's namei.c): create, unlink, mkdir,
+ * rmdir and rename, built from the directory primitives of dir.c and the
+ * allocators of alloc.c.
+ *
+ * Link counts follow Unix: a file has one link per name; a directory has
+ * one from its parent's entry, one from its own "." and one from each
+ * subdirectory's "..".  Nothing is freed here: dropping the last link
+ * leaves the inode to ext2_iput(), which frees it once nobody holds it.
+ *
+ * Each operation checks everything that can fail before it changes the
+ * disk where it can.  What can still fail half way (a full disk, an I/O
+ * error) leaves the directories consistent, at worst with an unused inode
+ * that ext2_iput() then reclaims, as for an unlinked file.
+ *
+ * rename refuses to move a directory under itself.  It finds out by
+ * walking ".." from the target directory up to the root; a walk longer than
+ * the inode count means the ".." entries loop, which is corruption (-EIO).
+ */
+#include <fs/ext2.h>
+#include <pageturn/printk.h>
+#include <pageturn/string.h>
+#include <uapi/errno.h>
+
+#define EXT2_LINK_MAX 32000
+
+/* Checks common to every operation that adds name to dir. */
+static int may_create(struct ext2_inode_info *dir, const char *name)
+{
+	uint32_t ino;
+	int err;
+
+	if (dir->i_sb->s_read_only)
+		return -EROFS;
+	if (!EXT2_S_ISDIR(dir->i_raw.i_mode))
+		return -ENOTDIR;
+	err = ext2_check_name(name);
+	if (err)
+		return err;
+	err = ext2_lookup(dir, name, &ino);
+	if (err == 0)
+		return -EEXIST;
+	return err == -ENOENT ? 0 : err;
+}
+
+static bool is_dot_or_dotdot(const char *name)
+{
+	return !strcmp(name, ".") || !strcmp(name, "..");
+}
+
+/* Allocate an inode of mode and link it as name in dir; the inode is
+ * returned held, with *ino its number. */
+static int new_child(struct ext2_inode_info *dir, const char *name, unsigned int mode,
+		     uint32_t *ino, struct ext2_inode_info **inodep)
+{
+	struct ext2_inode_info *inode;
+	int err;
+
+	err = ext2_new_inode(dir, mode, ino);
+	if (err)
+		return err;
+	inode = ext2_iget(dir->i_sb, *ino, &err);
+	if (!inode)
+		return err;
+	if (EXT2_S_ISDIR(mode)) {
+		inode->i_raw.i_links_count = 2;
+		err = ext2_make_empty(inode, dir->i_ino);
+	}
+	if (!err)
+		err = ext2_add_link(dir, name, *ino, mode);
+	if (err) {
+		inode->i_raw.i_links_count = 0;
+		ext2_iput(inode);
+		return err;
+	}
+	*inodep = inode;
+	return 0;
+}
+
+int ext2_create(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t *ino)
+{
+	struct ext2_inode_info *inode;
+	int err = may_create(dir, name);
+
+	if (err)
+		return err;
+	err = new_child(dir, name, EXT2_S_IFREG | (mode & 07777), ino, &inode);
+	if (err)
+		return err;
+	ext2_iput(inode);
+	return 0;
+}
+
+int ext2_mkdir(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t *ino)
+{
+	struct ext2_inode_info *inode;
+	int err = may_create(dir, name);
+
+	if (err)
+		return err;
+	if (dir->i_raw.i_links_count >= EXT2_LINK_MAX)
+		return -EMLINK;
+	err = new_child(dir, name, EXT2_S_IFDIR | (mode & 07777), ino, &inode);
+	if (err)
+		return err;
+	dir->i_raw.i_links_count++;
+	ext2_mark_inode_dirty(dir);
+	ext2_iput(inode);
+	return 0;
+}
+
+/* Look name up in dir and get its inode, for the removing operations. */
+static int get_child(struct ext2_inode_info *dir, const char *name,
+		     struct ext2_inode_info **inodep)
+{
+	uint32_t ino;
+	int err;
+
+	if (dir->i_sb->s_read_only)
+		return -EROFS;
+	err = ext2_lookup(dir, name, &ino);
+	if (err)
+		return err;
+	*inodep = ext2_iget(dir->i_sb, ino, &err);
+	return err;
+}
+
+static void drop_link(struct ext2_inode_info *inode)
+{
+	if (inode->i_raw.i_links_count)
+		inode->i_raw.i_links_count--;
+	inode->i_raw.i_ctime = inode->i_sb->s_es->s_wtime;
+	ext2_mark_inode_dirty(inode);
+}
+
+int ext2_unlink(struct ext2_inode_info *dir, const char *name)
+{
+	struct ext2_inode_info *inode;
+	int err = get_child(dir, name, &inode);
+
+	if (err)
+		return err;
+	if (EXT2_S_ISDIR(inode->i_raw.i_mode))
+		err = -EISDIR;
+	else
+		err = ext2_delete_entry(dir, name);
+	if (!err)
+		drop_link(inode);
+	ext2_iput(inode);
+	return err;
+}
+
+/* Remove the empty directory inode, named name in dir. */
+static int remove_dir(struct ext2_inode_info *dir, const char *name, struct ext2_inode_info *inode)
+{
+	int err = ext2_empty_dir(inode);
+
+	if (err < 0)
+		return err;
+	if (err == 0)
+		return -ENOTEMPTY;
+	err = ext2_delete_entry(dir, name);
+	if (err)
+		return err;
+	inode->i_raw.i_links_count = 0;
+	ext2_mark_inode_dirty(inode);
+	drop_link(dir);
+	return 0;
+}
+
+int ext2_rmdir(struct ext2_inode_info *dir, const char *name)
+{
+	struct ext2_inode_info *inode;
+	int err;
+
+	if (!strcmp(name, "."))
+		return -EINVAL;
+	if (!strcmp(name, ".."))
+		return -ENOTEMPTY;
+	err = get_child(dir, name, &inode);
+	if (err)
+		return err;
+	if (!EXT2_S_ISDIR(inode->i_raw.i_mode))
+		err = -ENOTDIR;
+	else
+		err = remove_dir(dir, name, inode);
+	ext2_iput(inode);
+	return err;
+}
+
+/* Is directory ino dir itself or one of its ancestors?  1, 0 or -EIO. */
+static int is_ancestor(struct ext2_inode_info *dir, uint32_t ino)
+{
+	struct ext2_sb_info *sbi = dir->i_sb;
+	struct ext2_inode_info *cur = dir, *up;
+	uint32_t steps, parent;
+	int err = 0, ret = -EIO;
+
+	cur->i_count++;
+	for (steps = 0; steps <= sbi->s_inodes_count; steps++) {
+		if (cur->i_ino == ino || cur->i_ino == EXT2_ROOT_INO) {
+			ret = cur->i_ino == ino;
+			break;
+		}
+		err = ext2_lookup(cur, "..", &parent);
+		up = err ? NULL : ext2_iget(sbi, parent, &err);
+		ext2_iput(cur);
+		cur = up;
+		if (!cur)
+			return err;
+	}
+	if (ret < 0)
+		pr_err("ext2: %s: directory loop above inode %u\n", sbi->s_bdev->name, dir->i_ino);
+	ext2_iput(cur);
+	return ret;
+}
+
+/* Checks for rename over an existing target; 0 when it may go. */
+static int may_replace(struct ext2_inode_info *src, struct ext2_inode_info *target)
+{
+	int err;
+
+	if (EXT2_S_ISDIR(src->i_raw.i_mode)) {
+		if (!EXT2_S_ISDIR(target->i_raw.i_mode))
+			return -ENOTDIR;
+		err = ext2_empty_dir(target);
+		return err < 0 ? err : err ? 0 : -ENOTEMPTY;
+	}
+	return EXT2_S_ISDIR(target->i_raw.i_mode) ? -EISDIR : 0;
+}
+
+/* Move src's name: point new_name at it (replacing target, if any), fix
+ * "..", and drop old_name. */
+static int do_rename(struct ext2_inode_info *old_dir, const char *old_name,
+		     struct ext2_inode_info *new_dir, const char *new_name,
+		     struct ext2_inode_info *src, struct ext2_inode_info *target)
+{
+	unsigned int mode = src->i_raw.i_mode;
+	bool is_dir = EXT2_S_ISDIR(mode);
+	int err;
+
+	if (target) {
+		err = ext2_set_link(new_dir, new_name, src->i_ino, mode);
+		if (err)
+			return err;
+		if (EXT2_S_ISDIR(target->i_raw.i_mode)) {
+			target->i_raw.i_links_count = 0;
+			drop_link(new_dir);
+		} else {
+			drop_link(target);
+		}
+	} else {
+		if (is_dir && new_dir != old_dir && new_dir->i_raw.i_links_count >= EXT2_LINK_MAX)
+			return -EMLINK;
+		err = ext2_add_link(new_dir, new_name, src->i_ino, mode);
+		if (err)
+			return err;
+	}
+	if (is_dir && new_dir != old_dir) {
+		err = ext2_set_link(src, "..", new_dir->i_ino, EXT2_S_IFDIR);
+		if (err)
+			return err;
+		drop_link(old_dir);
+		new_dir->i_raw.i_links_count++;
+		ext2_mark_inode_dirty(new_dir);
+	}
+	return ext2_delete_entry(old_dir, old_name);
+}
+
+int ext2_rename(struct ext2_inode_info *old_dir, const char *old_name,
+		struct ext2_inode_info *new_dir, const char *new_name)
+{
+	struct ext2_inode_info *src, *target = NULL;
+	uint32_t ino;
+	int err;
+
+	if (is_dot_or_dotdot(old_name) || is_dot_or_dotdot(new_name))
+		return -EINVAL;
+	if (!EXT2_S_ISDIR(new_dir->i_raw.i_mode))
+		return -ENOTDIR;
+	err = ext2_check_name(new_name);
+	if (err)
+		return err;
+	err = get_child(old_dir, old_name, &src);
+	if (err)
+		return err;
+	if (EXT2_S_ISDIR(src->i_raw.i_mode) && new_dir != old_dir) {
+		err = is_ancestor(new_dir, src->i_ino);
+		if (err > 0)
+			err = -EINVAL;
+		if (err)
+			goto out;
+	}
+	err = ext2_lookup(new_dir, new_name, &ino);
+	if (err == -ENOENT) {
+		err = 0;
+	} else if (!err) {
+		if (ino == src->i_ino)
+			goto out;
+		target = ext2_iget(new_dir->i_sb, ino, &err);
+		if (target)
+			err = may_replace(src, target);
+	}
+	if (!err)
+		err = do_rename(old_dir, old_name, new_dir, new_name, src, target);
+	if (target)
+		ext2_iput(target);
+out:
+	ext2_iput(src);
+	return err;
+}

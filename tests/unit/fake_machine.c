@@ -1,0 +1,188 @@
+/* The host stand-in machine of fake_machine.h. */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sanitizer/asan_interface.h>
+
+#include <mm/gfp.h>
+#include <mm/mm.h>
+#include <mm/slab.h>
+#include <mm/vmstat.h>
+#include <uapi/errno.h>
+
+#include "fake_machine.h"
+
+uintptr_t host_phys_base;
+struct page *mem_map;
+unsigned long max_pfn;
+struct pglist_data contig_page_data;
+
+static unsigned char *fake_mem;
+static unsigned int block_order[FAKE_MACHINE_PAGES];	/* order + 1 at a block's head */
+static unsigned long pages_in_use;
+
+static bool block_is_free(unsigned long pfn, unsigned int order)
+{
+	unsigned long i;
+
+	for (i = 0; i < 1ul << order; i++)
+		if (mem_map[pfn + i]._count)
+			return false;
+	return true;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	unsigned long pfn, i, n = 1ul << order;
+
+	if (order >= MAX_ORDER)
+		return NULL;
+	for (pfn = 0; pfn + n <= FAKE_MACHINE_PAGES; pfn += n) {
+		if (!block_is_free(pfn, order))
+			continue;
+		for (i = 0; i < n; i++)
+			mem_map[pfn + i]._count = 1;
+		block_order[pfn] = order + 1;
+		pages_in_use += n;
+		ASAN_UNPOISON_MEMORY_REGION(page_address(&mem_map[pfn]), n * PAGE_SIZE);
+		memset(page_address(&mem_map[pfn]), gfp & __GFP_ZERO ? 0 : 0xaa, n * PAGE_SIZE);
+		return &mem_map[pfn];
+	}
+	return NULL;
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	unsigned long pfn = page_to_pfn(page), i, n = 1ul << order;
+
+	assert_true(pfn < FAKE_MACHINE_PAGES);
+	assert_int_equal(block_order[pfn], order + 1);
+	for (i = 0; i < n; i++)
+		page[i]._count = 0;
+	block_order[pfn] = 0;
+	pages_in_use -= n;
+	ASAN_POISON_MEMORY_REGION(page_address(page), n * PAGE_SIZE);
+}
+
+void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
+{
+	zone->vm_stat[item] += delta;
+}
+
+unsigned long fake_pages_in_use(void)
+{
+	return pages_in_use;
+}
+
+void fake_machine_init(void)
+{
+	fake_mem = aligned_alloc(PAGE_SIZE, FAKE_MACHINE_PAGES * PAGE_SIZE);
+	mem_map = calloc(FAKE_MACHINE_PAGES, sizeof(*mem_map));
+	assert_non_null(fake_mem);
+	assert_non_null(mem_map);
+	host_phys_base = (uintptr_t)fake_mem;
+	max_pfn = FAKE_MACHINE_PAGES;
+	ASAN_POISON_MEMORY_REGION(fake_mem, FAKE_MACHINE_PAGES * PAGE_SIZE);
+	kmem_cache_init();
+}
+
+/* --- block devices --------------------------------------------------------- */
+
+static void fake_submit(struct block_device *bdev, struct bio *bio)
+{
+	struct fake_disk *disk = bdev->private;
+	char *data = (char *)page_address(bio->bi_page) + bio->bi_offset;
+	off_t pos = (off_t)bio->bi_sector << SECTOR_SHIFT;
+	ssize_t n;
+
+	if (disk->fail_after == 0) {
+		bio_endio(bio, -EIO);
+		return;
+	}
+	if (disk->fail_after > 0)
+		disk->fail_after--;
+	if (bio->bi_rw == WRITE)
+		n = pwrite(disk->fd, data, bio->bi_size, pos);
+	else
+		n = pread(disk->fd, data, bio->bi_size, pos);
+	bio_endio(bio, n == (ssize_t)bio->bi_size ? 0 : -EIO);
+}
+
+static const struct block_device_operations fake_ops = { .submit = fake_submit };
+
+bool fake_disk_open(struct fake_disk *disk, const char *path, bool read_only)
+{
+	off_t size;
+
+	memset(disk, 0, sizeof(*disk));
+	disk->fd = open(path, read_only ? O_RDONLY : O_RDWR);
+	if (disk->fd < 0)
+		return false;
+	size = lseek(disk->fd, 0, SEEK_END);
+	snprintf(disk->bdev.name, sizeof(disk->bdev.name), "fake0");
+	disk->bdev.sector_size = SECTOR_SIZE;
+	disk->bdev.nr_sectors = size >> SECTOR_SHIFT;
+	disk->bdev.read_only = read_only;
+	disk->bdev.ops = &fake_ops;
+	disk->bdev.private = disk;
+	disk->fail_after = -1;
+	return true;
+}
+
+void fake_disk_close(struct fake_disk *disk)
+{
+	close(disk->fd);
+}
+
+int submit_bio(int rw, struct bio *bio)
+{
+	struct block_device *bdev = bio->bi_bdev;
+	sector_t per = bdev->sector_size >> SECTOR_SHIFT;
+
+	if (!bio->bi_size || bio->bi_size % bdev->sector_size || bio->bi_sector % per ||
+	    bio->bi_offset + bio->bi_size > PAGE_SIZE)
+		return -EINVAL;
+	if (bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT) > bdev->nr_sectors)
+		return -EIO;
+	if (rw == WRITE && bdev->read_only)
+		return -EROFS;
+	bio->bi_rw = rw;
+	bio->bi_done = false;
+	bio->bi_error = 0;
+	if (rw == WRITE) {
+		bdev->writes++;
+		bdev->sectors_written += bio->bi_size >> SECTOR_SHIFT;
+	} else {
+		bdev->reads++;
+		bdev->sectors_read += bio->bi_size >> SECTOR_SHIFT;
+	}
+	bdev->ops->submit(bdev, bio);
+	return 0;
+}
+
+/* The fake devices complete in submit, so there is nothing to wait for. */
+int submit_bio_wait(int rw, struct bio *bio)
+{
+	int err = submit_bio(rw, bio);
+
+	if (err)
+		return err;
+	assert_true(bio->bi_done);
+	return bio->bi_error;
+}
+
+void bio_endio(struct bio *bio, int error)
+{
+	bio->bi_error = error;
+	bio->bi_done = true;
+	if (error)
+		bio->bi_bdev->errors++;
+	if (bio->bi_end_io)
+		bio->bi_end_io(bio);
+}

@@ -1,0 +1,35 @@
+/*
+ * fake_machine: a host stand-in for the machine below the kernel code a
+ * unit test links (tests/unit/fake_machine.c).
+ *
+ *  - "physical memory": FAKE_MACHINE_PAGES pages at host_phys_base with a
+ *    mem_map, handed out by a first-fit alloc_pages()/__free_pages() that
+ *    poisons free pages for AddressSanitizer; fake_machine_init() also
+ *    starts the real slab allocator (mm/slab.c) on top, so kmalloc works.
+ *  - block devices backed by host files: I/O is synchronous pread/pwrite
+ *    through the submit_bio()/submit_bio_wait()/bio_endio() of blkdev.h,
+ *    with the block layer's range and alignment checks.  A device can be
+ *    told to fail every I/O after a number of them.
+ */
+#ifndef TESTS_UNIT_FAKE_MACHINE_H
+#define TESTS_UNIT_FAKE_MACHINE_H
+
+#include <drivers/blkdev.h>
+
+#define FAKE_MACHINE_PAGES 8192		/* 32 MiB */
+
+void fake_machine_init(void);
+/* Pages currently allocated. */
+unsigned long fake_pages_in_use(void);
+
+struct fake_disk {
+	struct block_device bdev;
+	int fd;
+	long fail_after;		/* I/Os left before all fail; -1: never */
+};
+
+/* Open path as a device of 512-byte sectors; false if it cannot be opened. */
+bool fake_disk_open(struct fake_disk *disk, const char *path, bool read_only);
+void fake_disk_close(struct fake_disk *disk);
+
+#endif
