@@ -6,7 +6,9 @@ cases, the panic report: vector name, CR2, registers and a backtrace that
 names the function that faulted.
 """
 import os
+import shutil
 import struct
+import subprocess
 
 from harness import EXIT_FAIL, EXIT_PANIC, QemuCase
 import fbcheck
@@ -36,6 +38,7 @@ def all_suites_pass(firmware):
         r"cmdline: loglevel=abc is not a number",
         r"^ok \d+ boot$", r"^ok \d+ timer$", r"^ok \d+ traps$", r"^ok \d+ console$",
         r"^ok \d+ mm$", r"^ok \d+ slab$", r"^ok \d+ block$", r"^ok \d+ lru$", r"^ok \d+ proc$",
+        r"^ok \d+ ext2$",
         r"# ktest: \d+ suites, 0 failed: PASS",
     ]
 
@@ -167,6 +170,71 @@ def virtio_blk_case(build, firmware):
         check=check)
 
 
+FNV_OFFSET, FNV_PRIME = 0xcbf29ce484222325, 0x100000001b3
+EXT2_WRITTEN_SIZE = 300 * 1024
+
+
+def fnv1a(data):
+    h = FNV_OFFSET
+    for b in data:
+        h = ((h ^ b) * FNV_PRIME) & (2**64 - 1)
+    return h
+
+
+def e2tool(name):
+    """An e2fsprogs program (root's PATH has /sbin; others may not)."""
+    for path in (shutil.which(name), "/usr/sbin/" + name, "/sbin/" + name):
+        if path and os.path.exists(path):
+            return path
+    raise RuntimeError("%s not found: install e2fsprogs" % name)
+
+
+def ext2_virtio_case(build, block_size):
+    """test=ext2 on a virtio disk made by mke2fs -d from a staging folder:
+    the kernel reads a file and checks it against the hash recorded here,
+    then writes, renames and deletes; afterwards e2fsck -fn must find the
+    image clean and debugfs must read the kernel's file back."""
+    name = "ext2_virtio_%dk_bios" % (block_size // 1024)
+    workdir = os.path.join(build, "tests", name)
+    stage = os.path.join(workdir, "stage")
+    image = os.path.join(workdir, "disk.img")
+    shutil.rmtree(stage, ignore_errors=True)
+    os.makedirs(stage)
+    data = bytes((i * 131 + (i >> 8) * 17) & 0xff for i in range(200 * 1024 + 123))
+    with open(os.path.join(stage, "hello.txt"), "w") as f:
+        f.write("Hello from the host.\n")
+    with open(os.path.join(stage, "data.bin"), "wb") as f:
+        f.write(data)
+    with open(os.path.join(stage, "data.fnv"), "w") as f:
+        f.write("%d\n" % fnv1a(data))
+    with open(image, "wb") as f:
+        f.truncate(16 << 20)
+    subprocess.run([e2tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", str(block_size),
+                    "-d", stage, image], check=True)
+    written = bytes(((i * 7 + (i >> 10)) & 0xff) for i in range(EXT2_WRITTEN_SIZE))
+
+    def check(session):
+        problems = []
+        fsck = subprocess.run([e2tool("e2fsck"), "-fn", image], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+        if fsck.returncode != 0:
+            problems.append("e2fsck -fn %s: status %d\n%s" % (image, fsck.returncode, fsck.stdout))
+        cat = subprocess.run([e2tool("debugfs"), "-R", "cat /made/written.bin", image],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        if cat.stdout != written:
+            problems.append("debugfs reads %d bytes of /made/written.bin, not the kernel's %d"
+                            % (len(cat.stdout), len(written)))
+        return problems
+
+    return QemuCase(
+        name, "test=ext2",
+        qemu_args=["-drive", "if=none,id=vd0,format=raw,file={workdir}/disk.img",
+                   "-device", "virtio-blk-pci,drive=vd0"],
+        expect=[r"# data.bin: 204923 bytes, FNV-1a \d+ as recorded", r"^ok \d+ ext2$"],
+        reject=(r"^\s*not ok ", r"# skipped: no vda"),
+        check=check)
+
+
 def cases(build):
     cmd_all = "test=all loglevel=abc no_such_option=1"
     return [
@@ -210,6 +278,8 @@ def cases(build):
                  expect=[r"Pageturn: this CPU does not support 64-bit long mode"],
                  on_line=[(r"does not support 64-bit long mode", lambda s: s.stop())]),
         virtio_blk_case(build, "bios"),
+        ext2_virtio_case(build, 1024),
+        ext2_virtio_case(build, 4096),
         virtio_blk_case(build, "uefi"),
         # Linux's brd options: rd_nr disks of ramdisk_size KiB each.
         QemuCase("ramdisk_cmdline_bios", "test=block ramdisk_size=8192 rd_nr=2",
