@@ -157,7 +157,7 @@ UNIT_SRCS_vsprintf   := kernel/lib/vsprintf.c
 UNIT_SRCS_psf        := drivers/console/psf.c
 UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c kernel/fs/seq_file.c tests/unit/kernel_stubs.c
 UNIT_SRCS_pgtable    := mm/pgtable.c
-UNIT_SRCS_slab       := mm/slab.c tests/unit/kernel_stubs.c
+UNIT_SRCS_slab       := mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_memblock   := mm/memblock.c
 UNIT_SRCS_ext2       := kernel/fs/buffer.c $(wildcard kernel/fs/ext2/*.c) mm/slab.c \
 	tests/unit/fake_machine.c tests/unit/kernel_stubs.c

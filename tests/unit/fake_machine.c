@@ -26,6 +26,8 @@ struct pglist_data contig_page_data;
 static unsigned char *fake_mem;
 static unsigned int block_order[FAKE_MACHINE_PAGES];	/* order + 1 at a block's head */
 static unsigned long pages_in_use;
+unsigned long fake_pages_limit = FAKE_MACHINE_PAGES;
+gfp_t fake_last_gfp;
 
 static bool block_is_free(unsigned long pfn, unsigned int order)
 {
@@ -41,7 +43,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	unsigned long pfn, i, n = 1ul << order;
 
-	if (order >= MAX_ORDER)
+	fake_last_gfp = gfp;
+	if (order >= MAX_ORDER || pages_in_use + n > fake_pages_limit)
 		return NULL;
 	for (pfn = 0; pfn + n <= FAKE_MACHINE_PAGES; pfn += n) {
 		if (!block_is_free(pfn, order))
@@ -63,10 +66,14 @@ void __free_pages(struct page *page, unsigned int order)
 
 	assert_true(pfn < FAKE_MACHINE_PAGES);
 	assert_int_equal(block_order[pfn], order + 1);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		assert_int_equal(page[i].flags & PAGE_FLAGS_CHECK_AT_FREE, 0);
+		assert_null(page[i].mapping);
 		page[i]._count = 0;
+	}
 	block_order[pfn] = 0;
 	pages_in_use -= n;
+	memset(page_address(page), 0xaa, n * PAGE_SIZE);
 	ASAN_POISON_MEMORY_REGION(page_address(page), n * PAGE_SIZE);
 }
 
@@ -80,15 +87,24 @@ unsigned long fake_pages_in_use(void)
 	return pages_in_use;
 }
 
-void fake_machine_init(void)
+void fake_memory_init(void)
 {
+	unsigned long pfn;
+
 	fake_mem = aligned_alloc(PAGE_SIZE, FAKE_MACHINE_PAGES * PAGE_SIZE);
 	mem_map = calloc(FAKE_MACHINE_PAGES, sizeof(*mem_map));
 	assert_non_null(fake_mem);
 	assert_non_null(mem_map);
 	host_phys_base = (uintptr_t)fake_mem;
 	max_pfn = FAKE_MACHINE_PAGES;
+	for (pfn = 0; pfn < FAKE_MACHINE_PAGES; pfn++)
+		set_page_zone(&mem_map[pfn], ZONE_NORMAL);
 	ASAN_POISON_MEMORY_REGION(fake_mem, FAKE_MACHINE_PAGES * PAGE_SIZE);
+}
+
+void fake_machine_init(void)
+{
+	fake_memory_init();
 	kmem_cache_init();
 }
 

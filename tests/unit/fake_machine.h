@@ -3,9 +3,13 @@
  * unit test links (tests/unit/fake_machine.c).
  *
  *  - "physical memory": FAKE_MACHINE_PAGES pages at host_phys_base with a
- *    mem_map, handed out by a first-fit alloc_pages()/__free_pages() that
- *    poisons free pages for AddressSanitizer; fake_machine_init() also
- *    starts the real slab allocator (mm/slab.c) on top, so kmalloc works.
+ *    mem_map, all in ZONE_NORMAL, handed out as naturally aligned blocks by
+ *    a first-fit alloc_pages(), up to a limit a test can lower to make it
+ *    run dry.  __free_pages() checks what Linux's free_pages_check() does
+ *    (no PAGE_FLAGS_CHECK_AT_FREE flag, no mapping), fills the pages with
+ *    0xaa and poisons them for AddressSanitizer, so touching a page after
+ *    giving it back is a test failure.  fake_machine_init() also starts the
+ *    real slab allocator (mm/slab.c) on top, so kmalloc works.
  *  - block devices backed by host files: I/O is synchronous pread/pwrite
  *    through the submit_bio()/submit_bio_wait()/bio_endio() of blkdev.h,
  *    with the block layer's range and alignment checks.  A device can be
@@ -15,12 +19,21 @@
 #define TESTS_UNIT_FAKE_MACHINE_H
 
 #include <drivers/blkdev.h>
+#include <mm/gfp.h>
 
 #define FAKE_MACHINE_PAGES 8192		/* 32 MiB */
 
+/* Fake physical memory, every page free; the slab allocator is not started. */
+void fake_memory_init(void);
+/* fake_memory_init(), then kmem_cache_init(). */
 void fake_machine_init(void);
 /* Pages currently allocated. */
 unsigned long fake_pages_in_use(void);
+/* alloc_pages() fails rather than take fake_pages_in_use() past this;
+ * FAKE_MACHINE_PAGES unless a test lowers it (and puts it back). */
+extern unsigned long fake_pages_limit;
+/* The gfp mask of the latest alloc_pages() call, successful or not. */
+extern gfp_t fake_last_gfp;
 
 struct fake_disk {
 	struct block_device bdev;

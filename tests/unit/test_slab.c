@@ -1,14 +1,10 @@
 /*
  * Host unit tests for the slab allocator (mm/slab.c), built with
- * -DHOST_TEST against a fake page allocator.
- *
- * "Physical memory" is a page-aligned buffer of FAKE_PAGES pages at
- * host_phys_base, described by a mem_map this file owns.  The fake
- * alloc_pages() hands out naturally aligned blocks first-fit, up to a limit
- * the tests can lower to make it run dry; its __free_pages() checks what
- * Linux's free_pages_check() does.  Free pages are poisoned for
- * AddressSanitizer, so the slab allocator touching a page it gave back is
- * a test failure.
+ * -DHOST_TEST on the fake page allocator of fake_machine.c: first-fit,
+ * with a limit the tests can lower to make it run dry (fake_pages_limit),
+ * checking at free what Linux's free_pages_check() does, and poisoning
+ * free pages for AddressSanitizer, so the slab allocator touching a page
+ * it gave back is a test failure.
  *
  * panic() and printk() are the shared stubs of kernel_stubs.c: panic()
  * longjmps back into expect_panic(), which checks the message.
@@ -23,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include <sanitizer/asan_interface.h>
 
 #include <mm/mm.h>
 #include <mm/slab.h>
@@ -31,75 +26,10 @@
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 
+#include "fake_machine.h"
 #include "kernel_stubs.h"
 
-/* --- the fake machine ---------------------------------------------------- */
-
-#define FAKE_PAGES 4096		/* 16 MiB: room for one KMALLOC_MAX_SIZE block */
-
-uintptr_t host_phys_base;
-struct page *mem_map;
-unsigned long max_pfn;
-struct pglist_data contig_page_data;
-
-static unsigned char *fake_mem;
-static unsigned int block_order[FAKE_PAGES];	/* order + 1 at an allocated block's head */
-static unsigned long pages_in_use;
-static unsigned long pages_limit = FAKE_PAGES;	/* alloc_pages fails beyond this */
-static gfp_t last_gfp;
-
-static bool block_is_free(unsigned long pfn, unsigned int order)
-{
-	unsigned long i;
-
-	for (i = 0; i < 1ul << order; i++)
-		if (mem_map[pfn + i]._count)
-			return false;
-	return true;
-}
-
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
-{
-	unsigned long pfn, i, n = 1ul << order;
-
-	last_gfp = gfp;
-	if (order >= MAX_ORDER || pages_in_use + n > pages_limit)
-		return NULL;
-	for (pfn = 0; pfn + n <= FAKE_PAGES; pfn += n) {
-		if (!block_is_free(pfn, order))
-			continue;
-		for (i = 0; i < n; i++)
-			mem_map[pfn + i]._count = 1;
-		block_order[pfn] = order + 1;
-		pages_in_use += n;
-		ASAN_UNPOISON_MEMORY_REGION(page_address(&mem_map[pfn]), n * PAGE_SIZE);
-		memset(page_address(&mem_map[pfn]), gfp & __GFP_ZERO ? 0 : 0xaa, n * PAGE_SIZE);
-		return &mem_map[pfn];
-	}
-	return NULL;
-}
-
-void __free_pages(struct page *page, unsigned int order)
-{
-	unsigned long pfn = page_to_pfn(page), i, n = 1ul << order;
-
-	assert_true(pfn < FAKE_PAGES);
-	assert_int_equal(block_order[pfn], order + 1);
-	for (i = 0; i < n; i++) {
-		assert_int_equal(page[i].flags & PAGE_FLAGS_CHECK_AT_FREE, 0);
-		assert_null(page[i].mapping);
-		page[i]._count = 0;
-	}
-	block_order[pfn] = 0;
-	pages_in_use -= n;
-	memset(page_address(page), 0xaa, n * PAGE_SIZE);
-	ASAN_POISON_MEMORY_REGION(page_address(page), n * PAGE_SIZE);
-}
-
-void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
-{
-	zone->vm_stat[item] += delta;
-}
+/* --- slab accounting, and recovery from panics ---------------------------- */
 
 static long slab_pages_counted(void)
 {
@@ -117,7 +47,7 @@ static void check_slab_accounting(void)
 	long slab_pages = 0;
 	unsigned long pfn;
 
-	for (pfn = 0; pfn < FAKE_PAGES; pfn++)
+	for (pfn = 0; pfn < FAKE_MACHINE_PAGES; pfn++)
 		if (PageSlab(&mem_map[pfn]))
 			slab_pages++;
 	assert_int_equal(slab_pages_counted(), slab_pages);
@@ -182,7 +112,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	pages_limit = FAKE_PAGES;
+	fake_pages_limit = FAKE_MACHINE_PAGES;
 	check_slab_accounting();
 	return 0;
 }
@@ -192,7 +122,7 @@ static int teardown(void **state)
 static void test_size_classes(void **state)
 {
 	static const size_t classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096 };
-	unsigned long before = pages_in_use;
+	unsigned long before = fake_pages_in_use();
 	struct kmem_cache *cachep;
 	char name[32];
 	size_t i, prev = 0;
@@ -224,7 +154,7 @@ static void test_size_classes(void **state)
 	assert_int_equal(malloc_sizes[ARRAY_SIZE(classes)].cs_size, SIZE_MAX);
 	check_slab_accounting();
 	shrink_all();
-	assert_int_equal(pages_in_use, before);
+	assert_int_equal(fake_pages_in_use(), before);
 }
 
 static void test_zero_size_and_null(void **state)
@@ -297,7 +227,7 @@ static void test_alignment(void **state)
 static void test_big_objects_cache(void **state)
 {
 	struct kmem_cache *c = kmem_cache_create("big", 10000, 0, 0, NULL);
-	unsigned long before = pages_in_use;
+	unsigned long before = fake_pages_in_use();
 	unsigned char *a, *b;
 
 	(void)state;
@@ -313,9 +243,9 @@ static void test_big_objects_cache(void **state)
 	assert_true(PageSlab(virt_to_page(a + 9999)));
 	kfree(a);
 	kmem_cache_free(c, b);
-	assert_int_equal(pages_in_use, before + (1ul << c->gfporder));
+	assert_int_equal(fake_pages_in_use(), before + (1ul << c->gfporder));
 	kmem_cache_destroy(c);
-	assert_int_equal(pages_in_use, before);
+	assert_int_equal(fake_pages_in_use(), before);
 }
 
 /* A live allocation in the oracle. */
@@ -357,7 +287,7 @@ static void test_random_against_oracle(void **state)
 {
 	enum { MAX_LIVE = 600, STEPS = 30000 };
 	static struct live live[MAX_LIVE];
-	unsigned long before = pages_in_use;
+	unsigned long before = fake_pages_in_use();
 	unsigned int nr_live = 0, step, i;
 
 	(void)state;
@@ -396,13 +326,13 @@ static void test_random_against_oracle(void **state)
 	}
 	check_slab_accounting();
 	shrink_all();
-	assert_int_equal(pages_in_use, before);
+	assert_int_equal(fake_pages_in_use(), before);
 }
 
 static void test_empty_slabs_returned(void **state)
 {
 	struct kmem_cache *c = kmem_cache_create("returns", 256, 0, 0, NULL);
-	unsigned long before = pages_in_use, slab_pages;
+	unsigned long before = fake_pages_in_use(), slab_pages;
 	long counted = slab_pages_counted();
 	void *objs[5 * 16];
 	unsigned int i, n;
@@ -415,37 +345,37 @@ static void test_empty_slabs_returned(void **state)
 	n = 5 * c->num;
 	for (i = 0; i < n; i++)
 		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
-	assert_int_equal(pages_in_use, before + 5 * slab_pages);
+	assert_int_equal(fake_pages_in_use(), before + 5 * slab_pages);
 	assert_int_equal(slab_pages_counted(), counted + 5 * (long)slab_pages);
 
 	/* Freeing all but one object per slab keeps every slab. */
 	for (i = 0; i < n; i++)
 		if (i % c->num)
 			kmem_cache_free(c, objs[i]);
-	assert_int_equal(pages_in_use, before + 5 * slab_pages);
+	assert_int_equal(fake_pages_in_use(), before + 5 * slab_pages);
 	/* Emptying them keeps one empty slab and gives the rest back. */
 	for (i = 0; i < n; i += c->num)
 		kmem_cache_free(c, objs[i]);
-	assert_int_equal(pages_in_use, before + slab_pages);
+	assert_int_equal(fake_pages_in_use(), before + slab_pages);
 	assert_int_equal(slab_pages_counted(), counted + (long)slab_pages);
 	kmem_cache_shrink(c);
-	assert_int_equal(pages_in_use, before);
+	assert_int_equal(fake_pages_in_use(), before);
 	assert_int_equal(slab_pages_counted(), counted);
 
 	/* The kept slab is reused before a new one is taken. */
 	objs[0] = kmem_cache_alloc(c, GFP_KERNEL);
 	kmem_cache_free(c, objs[0]);
-	assert_int_equal(pages_in_use, before + slab_pages);
+	assert_int_equal(fake_pages_in_use(), before + slab_pages);
 	objs[0] = kmem_cache_alloc(c, GFP_KERNEL);
-	assert_int_equal(pages_in_use, before + slab_pages);
+	assert_int_equal(fake_pages_in_use(), before + slab_pages);
 	kmem_cache_free(c, objs[0]);
 	kmem_cache_destroy(c);
-	assert_int_equal(pages_in_use, before);
+	assert_int_equal(fake_pages_in_use(), before);
 }
 
 static void test_large_kmalloc(void **state)
 {
-	unsigned long before = pages_in_use;
+	unsigned long before = fake_pages_in_use();
 	long counted = slab_pages_counted();
 	unsigned char *p, *max;
 
@@ -455,30 +385,30 @@ static void test_large_kmalloc(void **state)
 	assert_int_equal((uintptr_t)p % PAGE_SIZE, 0);
 	assert_int_equal(ksize(p), 2 * PAGE_SIZE);
 	assert_false(PageSlab(virt_to_page(p)));
-	assert_int_equal(pages_in_use, before + 2);
+	assert_int_equal(fake_pages_in_use(), before + 2);
 	assert_int_equal(slab_pages_counted(), counted);
 	memset(p, 0x33, 2 * PAGE_SIZE);
 	kfree(p);
-	assert_int_equal(pages_in_use, before);
+	assert_int_equal(fake_pages_in_use(), before);
 
 	max = kmalloc(KMALLOC_MAX_SIZE, GFP_KERNEL);
 	assert_non_null(max);
 	assert_int_equal(ksize(max), KMALLOC_MAX_SIZE);
-	assert_int_equal(pages_in_use, before + (1ul << (MAX_ORDER - 1)));
+	assert_int_equal(fake_pages_in_use(), before + (1ul << (MAX_ORDER - 1)));
 	kfree(max);
-	assert_int_equal(pages_in_use, before);
+	assert_int_equal(fake_pages_in_use(), before);
 
 	assert_null(kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL));
 	assert_null(kmalloc(SIZE_MAX, GFP_KERNEL));
-	assert_int_equal(pages_in_use, before);
+	assert_int_equal(fake_pages_in_use(), before);
 
 	/* The page allocator gets the caller's flags, GFP_DMA included. */
 	p = kmalloc(5 * PAGE_SIZE, GFP_DMA | __GFP_NOWARN);
 	assert_non_null(p);
-	assert_int_equal(last_gfp, GFP_DMA | __GFP_NOWARN);
+	assert_int_equal(fake_last_gfp, GFP_DMA | __GFP_NOWARN);
 	assert_int_equal(ksize(p), 8 * PAGE_SIZE);
 	kfree(p);
-	assert_int_equal(pages_in_use, before);
+	assert_int_equal(fake_pages_in_use(), before);
 }
 
 static void test_page_allocator_runs_dry(void **state)
@@ -490,14 +420,14 @@ static void test_page_allocator_runs_dry(void **state)
 	(void)state;
 	assert_non_null(c);
 	/* Room for exactly one slab. */
-	pages_limit = pages_in_use + (1ul << c->gfporder);
+	fake_pages_limit = fake_pages_in_use() + (1ul << c->gfporder);
 	while (n < ARRAY_SIZE(objs) && (objs[n] = kmem_cache_alloc(c, GFP_KERNEL)))
 		n++;
 	assert_int_equal(n, c->num);
 	assert_null(kmalloc(64, GFP_KERNEL));		/* kmalloc-64 has no slab */
 	assert_null(kzalloc(3000, GFP_KERNEL));
 	assert_null(kmalloc(2 * PAGE_SIZE, GFP_KERNEL));
-	pages_limit = FAKE_PAGES;
+	fake_pages_limit = FAKE_MACHINE_PAGES;
 	for (i = 0; i < n; i++)
 		kmem_cache_free(c, objs[i]);
 	kmem_cache_destroy(c);
@@ -604,7 +534,7 @@ static void test_use_after_free_detected(void **state)
 static void test_destroy_with_live_objects_panics(void **state)
 {
 	struct kmem_cache *c = kmem_cache_create("live", 64, 0, 0, NULL);
-	unsigned long before = pages_in_use;
+	unsigned long before = fake_pages_in_use();
 	void *p = kmem_cache_alloc(c, GFP_KERNEL), *q = kmem_cache_alloc(c, GFP_KERNEL);
 
 	(void)state;
@@ -617,7 +547,7 @@ static void test_destroy_with_live_objects_panics(void **state)
 	unlock_after_panic(c);
 	kmem_cache_free(c, q);
 	kmem_cache_destroy(c);
-	assert_int_equal(pages_in_use, before);
+	assert_int_equal(fake_pages_in_use(), before);
 }
 
 static int ctor_calls;
@@ -717,18 +647,8 @@ static void test_slabinfo_report(void **state)
 /* Fake memory, and kmem_cache_init() once for every test. */
 static int group_setup(void **state)
 {
-	unsigned long pfn;
-
 	(void)state;
-	fake_mem = aligned_alloc(PAGE_SIZE, FAKE_PAGES * PAGE_SIZE);
-	mem_map = calloc(FAKE_PAGES, sizeof(*mem_map));
-	if (!fake_mem || !mem_map)
-		return -1;
-	host_phys_base = (uintptr_t)fake_mem;
-	max_pfn = FAKE_PAGES;
-	for (pfn = 0; pfn < FAKE_PAGES; pfn++)
-		set_page_zone(&mem_map[pfn], ZONE_NORMAL);
-	ASAN_POISON_MEMORY_REGION(fake_mem, FAKE_PAGES * PAGE_SIZE);
+	fake_memory_init();
 
 	/* Nothing works before kmem_cache_init(). */
 	expect_panic(kmalloc(8, GFP_KERNEL), "kmalloc: called before kmem_cache_init");
