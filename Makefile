@@ -1,6 +1,6 @@
 # Pageturn — top-level build.
 #
-#   make            build build/kernel.elf
+#   make            build build/kernel.elf and the root filesystem build/root.img
 #   make iso        build build/pageturn.iso (CMDLINE="..." sets the kernel command line,
 #                   GRUB_TIMEOUT=5 shows GRUB's menu for 5 seconds)
 #   make run        boot the ISO in QEMU, serial console in this terminal
@@ -56,7 +56,7 @@ KOBJS   := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.asm=$(B)/%.o) $(B)/font.o
 .PHONY: all iso run run-gui debug test unit qemu-test deps help clean FORCE
 .DELETE_ON_ERROR:
 
-all: $(B)/kernel.elf
+all: $(B)/kernel.elf $(B)/root.img
 
 help:
 	@sed -n '2,16s/^# \{0,1\}//p' Makefile
@@ -83,6 +83,14 @@ $(B)/%.o: %.asm $(B)/kflags.txt
 	$(NASM) $(KNASMFLAGS) -MD $(B)/$*.d -MP $< -o $@
 
 $(B)/kernel/main.o: $(B)/include/generated/version.h
+$(B)/kernel/tests/rootfs_test.o: $(B)/include/generated/rootfs.h
+
+# --- the root filesystem: rootfs/ plus generated test data, made into an
+# ext2 image with mke2fs -d; GRUB loads it as a boot module (ram0).
+ROOTFS_FILES := $(shell find rootfs -type f 2>/dev/null)
+$(B)/root.img $(B)/include/generated/rootfs.h &: $(ROOTFS_FILES) tools/mkrootfs.py
+	@mkdir -p $(B)/include/generated
+	$(PYTHON) tools/mkrootfs.py rootfs $(B)/rootfs $(B)/root.img $(B)/include/generated/rootfs.h
 
 # The console font: a PSF font from Debian's console-setup, linked in as data.
 $(B)/font.psf: $(FONT)
@@ -123,8 +131,8 @@ $(B)/iso-config.txt: FORCE
 	@printf '%s\n%s\n' '$(CMDLINE)' '$(GRUB_TIMEOUT)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
-$(ISO): $(B)/kernel.elf $(B)/iso-config.txt iso/grub.cfg.in tools/mkiso.sh
-	OBJCOPY=$(OBJCOPY) sh tools/mkiso.sh $(B)/kernel.elf '$(CMDLINE)' $@ '$(GRUB_TIMEOUT)'
+$(ISO): $(B)/kernel.elf $(B)/root.img $(B)/iso-config.txt iso/grub.cfg.in tools/mkiso.sh
+	OBJCOPY=$(OBJCOPY) sh tools/mkiso.sh $(B)/kernel.elf $(B)/root.img '$(CMDLINE)' $@ '$(GRUB_TIMEOUT)'
 
 # --- running ----------------------------------------------------------------
 QEMU_RUN = $(PYTHON) tools/qemu.py --iso $(ISO) --mem $(MEM) --accel $(ACCEL) --firmware $(FIRMWARE) --medium $(MEDIUM)
@@ -173,7 +181,7 @@ $(B)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $$(wildcard include/*/*.
 
 unit: deps-check $(UNIT_TESTS)
 
-test: deps-check all $(UNIT_TESTS) $(B)/font.psf
+test: deps-check all $(UNIT_TESTS) $(B)/font.psf $(B)/root.img
 	$(PYTHON) tests/run.py --build $(B)
 
 # --- packages ---------------------------------------------------------------

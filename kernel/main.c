@@ -19,6 +19,7 @@
 #include <asm/pgtable.h>
 #include <asm/traps.h>
 #include <drivers/blkdev.h>
+#include <fs/do_mounts.h>
 #include <drivers/console.h>
 #include <drivers/pic.h>
 #include <drivers/serial.h>
@@ -92,6 +93,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	time_init();
 	sti();
 	blk_dev_init();
+	mount_root();
 
 	boot_report();
 	ktest_run_from_cmdline();

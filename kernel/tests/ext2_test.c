@@ -12,21 +12,13 @@
 #include <fs/ext2.h>
 #include <fs/ext2_fs.h>
 #include <mm/slab.h>
+#include <pageturn/hash.h>
 #include <pageturn/ktest.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME  0x100000001b3ull
 #define WRITTEN_SIZE (300 * 1024)	/* past the 12 direct blocks at any size */
-
-static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
-{
-	while (n--)
-		h = (h ^ *p++) * FNV_PRIME;
-	return h;
-}
 
 /* The byte the kernel writes at offset i of written.bin (the host test
  * computes the same). */
@@ -105,7 +97,7 @@ KTEST(ext2, read_recorded_checksum)
 	if (data && fnv) {
 		for (p = fnv; *p >= '0' && *p <= '9'; p++)
 			want = want * 10 + (*p - '0');
-		KTEST_EXPECT_EQ(t, fnv1a(FNV_OFFSET, data, size), want);
+		KTEST_EXPECT_EQ(t, fnv1a64(FNV1A64_INIT, data, size), want);
 		printk(KERN_INFO "        # data.bin: %lu bytes, FNV-1a %lu as recorded\n",
 		       (unsigned long)size, (unsigned long)want);
 	}

@@ -132,7 +132,8 @@ def build_iso(build, case):
     out = os.path.join(build, "tests", case.name, "pageturn.iso")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     subprocess.run(["sh", os.path.join(ROOT, "tools", "mkiso.sh"),
-                    os.path.join(build, "kernel.elf"), case.cmdline, out],
+                    os.path.join(build, "kernel.elf"), os.path.join(build, "root.img"),
+                    case.cmdline, out],
                    check=True)
     return out
 
