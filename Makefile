@@ -167,8 +167,9 @@ UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c kernel/fs/seq_file.c tests/u
 UNIT_SRCS_pgtable    := mm/pgtable.c
 UNIT_SRCS_slab       := mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_memblock   := mm/memblock.c
-UNIT_SRCS_ext2       := kernel/fs/buffer.c $(wildcard kernel/fs/ext2/*.c) mm/slab.c \
-	tests/unit/fake_machine.c tests/unit/kernel_stubs.c
+UNIT_SRCS_ext2       := kernel/fs/buffer.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c mm/swap.c \
+	mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
+UNIT_SRCS_filemap    := mm/filemap.c mm/swap.c mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
 	tests/unit/kernel_stubs.c
 # The kernel's formatter must not interpose on the host libc's (cmocka uses it).

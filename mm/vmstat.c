@@ -37,6 +37,9 @@ const char *const vmstat_text[] = {
 	"nr_inactive_file",
 	"nr_active_file",
 	"nr_unevictable",
+	"nr_file_pages",
+	"nr_dirty",
+	"nr_writeback",
 	"nr_slab_unreclaimable",
 	"nr_page_table_pages",
 

@@ -18,9 +18,12 @@
  *   one printk line says which)
  * Nothing on the disk can make the driver panic or loop forever.
  *
- * Data and metadata both go through the buffer cache (no page cache yet);
- * nothing reaches the disk before ext2_sync() or ext2_unmount(), except
- * what the buffer cache writes back when it needs room.
+ * Regular file data goes through the page cache (mm/filemap.c): each
+ * in-core inode has an address_space whose pages hold the file; metadata
+ * and directories go through the buffer cache.  File data reaches the
+ * disk at ext2_sync(), ext2_unmount() and the last ext2_iput() of an
+ * inode; metadata at ext2_sync(), ext2_unmount() and whenever the buffer
+ * cache writes back to make room.
  */
 #ifndef FS_EXT2_H
 #define FS_EXT2_H
@@ -28,6 +31,7 @@
 #include <drivers/blkdev.h>
 #include <fs/buffer_head.h>
 #include <fs/ext2_fs.h>
+#include <fs/fs.h>
 #include <pageturn/list.h>
 
 struct ext2_sb_info {
@@ -63,6 +67,7 @@ struct ext2_inode_info {
 	bool i_dirty;				/* i_raw newer than the inode table */
 	struct ext2_inode i_raw;		/* the on-disk inode's first 128 bytes */
 	struct list_head i_list;		/* on i_sb->s_inodes */
+	struct address_space i_mapping;		/* the file's pages (host: this inode) */
 };
 
 /*
@@ -91,7 +96,8 @@ long ext2_read(struct ext2_inode_info *inode, uint64_t off, void *buf, size_t le
 /* Write len bytes at off, growing the file; the count written (short on
  * -ENOSPC after some progress). */
 long ext2_write(struct ext2_inode_info *inode, uint64_t off, const void *buf, size_t len);
-/* Set the size of a regular file; blocks past it are freed. */
+/* Set the size of a regular file; blocks and cached pages past it are
+ * freed. */
 int ext2_truncate(struct ext2_inode_info *inode, uint64_t size);
 
 /* dir.c */
@@ -130,6 +136,8 @@ int ext2_free_inode(struct ext2_sb_info *sbi, uint32_t ino, bool is_dir);
 int ext2_get_block(struct ext2_inode_info *inode, uint64_t lblk, bool create,
 		   uint32_t *block, bool *fresh);
 void ext2_set_isize(struct ext2_inode_info *inode, uint64_t size);
+/* Write the inode's dirty page-cache pages back: 0 or the first error. */
+int ext2_writeback_pages(struct ext2_inode_info *inode);
 void ext2_mark_inode_dirty(struct ext2_inode_info *inode);
 int ext2_write_inode(struct ext2_inode_info *inode);
 

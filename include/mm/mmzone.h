@@ -52,6 +52,9 @@ enum zone_stat_item {
 	NR_INACTIVE_FILE,
 	NR_ACTIVE_FILE,
 	NR_UNEVICTABLE,
+	NR_FILE_PAGES,			/* in the page cache (mm/filemap.c) */
+	NR_FILE_DIRTY,			/* page-cache pages with PG_dirty */
+	NR_WRITEBACK,			/* pages with PG_writeback */
 	NR_SLAB_UNRECLAIMABLE,
 	NR_PAGETABLE,
 	NR_VM_ZONE_STAT_ITEMS

@@ -41,7 +41,7 @@ def all_suites_pass(firmware):
         r"cmdline: loglevel=abc is not a number",
         r"^ok \d+ boot$", r"^ok \d+ timer$", r"^ok \d+ traps$", r"^ok \d+ console$",
         r"^ok \d+ mm$", r"^ok \d+ slab$", r"^ok \d+ block$", r"^ok \d+ lru$", r"^ok \d+ proc$",
-        r"^ok \d+ ext2$", r"^ok \d+ rootfs$",
+        r"^ok \d+ ext2$", r"^ok \d+ rootfs$", r"^ok \d+ vfs$",
         r"# ktest: \d+ suites, 0 failed: PASS",
     ]
 
@@ -238,6 +238,50 @@ def ext2_virtio_case(build, block_size):
         check=check)
 
 
+def filemap_virtio_case(build):
+    """test=filemap on a virtio disk made by mke2fs -d holding a 256 KiB
+    file: the kernel reads it twice through the page cache (Inactive(file)
+    to Active(file)), writes and syncs a file (Dirty back to 0); afterwards
+    e2fsck -fn must find the image clean and debugfs must read the
+    kernel's file back."""
+    name = "filemap_virtio_bios"
+    workdir = os.path.join(build, "tests", name)
+    stage = os.path.join(workdir, "stage")
+    image = os.path.join(workdir, "disk.img")
+    shutil.rmtree(stage, ignore_errors=True)
+    os.makedirs(stage)
+    with open(os.path.join(stage, "stream.bin"), "wb") as f:
+        f.write(bytes((i * 131 + (i >> 8) * 17) & 0xff for i in range(256 * 1024)))
+    with open(image, "wb") as f:
+        f.truncate(16 << 20)
+    subprocess.run([e2tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", "1024",
+                    "-d", stage, image], check=True)
+    written = b"\x3c" * (100 * 1024) + b"\x7e" * 4096
+
+    def check(session):
+        problems = []
+        fsck = subprocess.run([e2tool("e2fsck"), "-fn", image], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+        if fsck.returncode != 0:
+            problems.append("e2fsck -fn %s: status %d\n%s" % (image, fsck.returncode, fsck.stdout))
+        cat = subprocess.run([e2tool("debugfs"), "-R", "cat /written.bin", image],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        if cat.stdout != written:
+            problems.append("debugfs reads %d bytes of /written.bin, not the kernel's %d"
+                            % (len(cat.stdout), len(written)))
+        return problems
+
+    return QemuCase(
+        name, "test=filemap",
+        qemu_args=["-drive", "if=none,id=vd0,format=raw,file={workdir}/disk.img",
+                   "-device", "virtio-blk-pci,drive=vd0"],
+        expect=[r"# stream.bin: 64 pages; Inactive\(file\) \d+ -> \d+ -> \d+",
+                r"# 100 KiB written: Dirty 100 kB, after sync 0 kB",
+                r"^ok \d+ filemap$"],
+        reject=(r"^\s*not ok ", r"# skipped: no vda"),
+        check=check)
+
+
 def cases(build):
     cmd_all = "test=all loglevel=abc no_such_option=1"
     return [
@@ -323,4 +367,5 @@ def cases(build):
         crash("malformed_boot_info", "crash_malformed_boot_info_victim",
               [r"Kernel panic - not syncing: multiboot2: malformed boot information: \S+"],
               rip="panic"),
+        filemap_virtio_case(build),
     ]

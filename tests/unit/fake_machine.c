@@ -12,6 +12,7 @@
 
 #include <mm/gfp.h>
 #include <mm/mm.h>
+#include <mm/page_alloc.h>
 #include <mm/slab.h>
 #include <mm/vmstat.h>
 #include <uapi/errno.h>
@@ -82,6 +83,46 @@ void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long del
 	zone->vm_stat[item] += delta;
 }
 
+/* --- what the LRU lists and the page cache need (mm/swap.c, mm/vmscan.c,
+ * mm/filemap.c) --------------------------------------------------------- */
+
+struct vm_event_state vm_event_states;
+
+void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
+{
+	__mod_zone_page_state(zone, item, delta);
+}
+
+void inc_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	__mod_zone_page_state(page_zone(page), item, 1);
+}
+
+void dec_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	__mod_zone_page_state(page_zone(page), item, -1);
+}
+
+/* The kernel's: free at the last reference, flags left as free_pages_check
+ * leaves them (only the zone). */
+void put_page(struct page *page)
+{
+	assert_true(page_count(page) > 0);
+	if (--page->_count > 0)
+		return;
+	page->_count = 1;
+	__free_pages(page, 0);
+	page->flags &= ZONES_MASK << ZONES_PGSHIFT;
+}
+
+/* wakeup_kswapd's check; fake memory has no watermarks. */
+bool zone_watermark_ok(struct zone *z, int order, unsigned long mark, int classzone_idx,
+		       int alloc_flags)
+{
+	(void)z, (void)order, (void)mark, (void)classzone_idx, (void)alloc_flags;
+	return true;
+}
+
 unsigned long fake_pages_in_use(void)
 {
 	return pages_in_use;
@@ -90,6 +131,7 @@ unsigned long fake_pages_in_use(void)
 void fake_memory_init(void)
 {
 	unsigned long pfn;
+	enum lru_list l;
 
 	fake_mem = aligned_alloc(PAGE_SIZE, FAKE_MACHINE_PAGES * PAGE_SIZE);
 	mem_map = calloc(FAKE_MACHINE_PAGES, sizeof(*mem_map));
@@ -99,6 +141,9 @@ void fake_memory_init(void)
 	max_pfn = FAKE_MACHINE_PAGES;
 	for (pfn = 0; pfn < FAKE_MACHINE_PAGES; pfn++)
 		set_page_zone(&mem_map[pfn], ZONE_NORMAL);
+	contig_page_data.node_zones[ZONE_NORMAL].zone_pgdat = &contig_page_data;
+	for_each_lru(l)
+		INIT_LIST_HEAD(&contig_page_data.node_zones[ZONE_NORMAL].lru[l].list);
 	ASAN_POISON_MEMORY_REGION(fake_mem, FAKE_MACHINE_PAGES * PAGE_SIZE);
 }
 

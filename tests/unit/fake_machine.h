@@ -10,6 +10,10 @@
  *    0xaa and poisons them for AddressSanitizer, so touching a page after
  *    giving it back is a test failure.  fake_machine_init() also starts the
  *    real slab allocator (mm/slab.c) on top, so kmalloc works.
+ *  - the rest of the kernel the LRU lists and the page cache lean on:
+ *    ZONE_NORMAL's LRU lists, put_page() with the kernel's semantics, the
+ *    irq-safe zone counter updates, the event counters, and a watermark
+ *    check that always passes (wakeup_kswapd's; reclaim never runs).
  *  - block devices backed by host files: I/O is synchronous pread/pwrite
  *    through the submit_bio()/submit_bio_wait()/bio_endio() of blkdev.h,
  *    with the block layer's range and alignment checks.  A device can be
@@ -21,7 +25,8 @@
 #include <drivers/blkdev.h>
 #include <mm/gfp.h>
 
-#define FAKE_MACHINE_PAGES 8192		/* 32 MiB */
+#define FAKE_MACHINE_PAGES 32768		/* 128 MiB: test_ext2 reads an 80 MiB file through the
+					 * page cache, and there is no reclaim yet */
 
 /* Fake physical memory, every page free; the slab allocator is not started. */
 void fake_memory_init(void);

@@ -19,17 +19,38 @@
  * past the new end and the data blocks past it; an indirect block that
  * still maps something before the end is kept.
  *
- * File data goes through the buffer cache a block at a time: a hole reads
- * as zeroes, a write into a hole allocates the block (zeroing whatever the
- * write does not cover).
+ * File data goes through the page cache (mm/filemap.c).  Each in-core
+ * inode's i_mapping has ext2_aops:
+ *   readpage       maps each block of the page with ext2_get_block and
+ *                  reads it with one bio; holes and blocks at or past the
+ *                  end of the file read as zeroes.
+ *   prepare_write  allocates every block a write() covers before the data
+ *                  is copied, so a full disk gives -ENOSPC from write().
+ *                  The page was read first (read-modify-write), so a new
+ *                  block's stale contents never reach the page.
+ *   writepage      writes each block of the page below the end of the
+ *                  file, zeroing the page past the end first.  A hole
+ *                  under non-zero data (a page dirtied without write(), as
+ *                  a store through a mapping will) gets a block then.
+ * ext2_write() hands the page cache one block at a time, so a failed
+ * allocation leaves no block past the new end of the file.
+ *
+ * A block freed as metadata (an indirect block, a directory block) can
+ * still have a dirty buffer in the buffer cache when it is reused for file
+ * data; Linux forgets such buffers (unmap_underlying_metadata).  Here the
+ * buffers are written first: dirty pages are written back only after
+ * sync_blockdev(), so the file's data is the last thing written there.
  */
 #include <fs/ext2.h>
+#include <mm/pagemap.h>
 #include <mm/slab.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
 
 #define EXT2_MAX_32BIT_SIZE 0x7fffffffull	/* larger needs RO_COMPAT_LARGE_FILE */
+
+static const struct address_space_operations ext2_aops;
 
 /* The buffer and the place in it of inode ino's on-disk copy. */
 static struct ext2_inode *raw_inode(struct ext2_sb_info *sbi, uint32_t ino,
@@ -89,6 +110,7 @@ struct ext2_inode_info *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, int *e
 	inode->i_sb = sbi;
 	inode->i_ino = ino;
 	inode->i_count = 1;
+	address_space_init(&inode->i_mapping, inode, &ext2_aops, false);
 	list_add(&inode->i_list, &sbi->s_inodes);
 	*err = 0;
 	return inode;
@@ -269,50 +291,134 @@ int ext2_get_block(struct ext2_inode_info *inode, uint64_t lblk, bool create,
 	return err;
 }
 
-long ext2_read(struct ext2_inode_info *inode, uint64_t off, void *buf, size_t len)
+/* ---- the page cache's operations ----------------------------------------- */
+
+/* Read or write the block at offset in page: 0 or -EIO. */
+static int block_io(struct ext2_inode_info *inode, int rw, struct page *page,
+		    unsigned int offset, uint32_t block)
 {
 	struct ext2_sb_info *sbi = inode->i_sb;
-	uint64_t size = ext2_isize(inode), pos;
-	struct buffer_head *bh;
-	size_t done = 0, n, boff;
+	struct bio bio = {
+		.bi_bdev = sbi->s_bdev,
+		.bi_sector = (sector_t)block << (sbi->s_blocksize_bits - SECTOR_SHIFT),
+		.bi_page = page,
+		.bi_offset = offset,
+		.bi_size = sbi->s_blocksize,
+	};
+	int err = submit_bio_wait(rw, &bio);
+
+	if (err) {
+		pr_err("ext2: %s: inode %u: cannot %s block %u (%d)\n", sbi->s_bdev->name,
+		       inode->i_ino, rw == WRITE ? "write" : "read", block, err);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Called with the page locked and not uptodate. */
+static int ext2_readpage(struct address_space *mapping, struct page *page)
+{
+	struct ext2_inode_info *inode = mapping->host;
+	struct ext2_sb_info *sbi = inode->i_sb;
+	unsigned int bs = sbi->s_blocksize, i;
+	uint64_t lblk = (uint64_t)page->index << (PAGE_SHIFT - sbi->s_blocksize_bits);
+	uint64_t isize = ext2_isize(inode);
+	char *data = page_address(page);
 	uint32_t block;
 	int err;
 
+	for (i = 0; i < PAGE_SIZE / bs; i++, lblk++) {
+		block = 0;
+		if (lblk << sbi->s_blocksize_bits < isize) {
+			err = ext2_get_block(inode, lblk, false, &block, NULL);
+			if (err)
+				return err;
+		}
+		if (!block) {
+			memset(data + i * bs, 0, bs);
+			continue;
+		}
+		err = block_io(inode, READ, page, i * bs, block);
+		if (err)
+			return err;
+	}
+	SetPageUptodate(page);
+	return 0;
+}
+
+/* Called with the page locked, before write() copies into [from, to). */
+static int ext2_prepare_write(struct address_space *mapping, struct page *page,
+			      unsigned int from, unsigned int to)
+{
+	struct ext2_inode_info *inode = mapping->host;
+	unsigned int bits = inode->i_sb->s_blocksize_bits;
+	uint64_t pos = (uint64_t)page->index << PAGE_SHIFT;
+	uint64_t lblk, last = (pos + to - 1) >> bits;
+	uint32_t block;
+	int err;
+
+	for (lblk = (pos + from) >> bits; lblk <= last; lblk++) {
+		err = ext2_get_block(inode, lblk, true, &block, NULL);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static bool all_zero(const char *p, unsigned int len)
+{
+	while (len--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+/* Called with the page locked, uptodate and under writeback. */
+static int ext2_writepage(struct address_space *mapping, struct page *page)
+{
+	struct ext2_inode_info *inode = mapping->host;
+	struct ext2_sb_info *sbi = inode->i_sb;
+	unsigned int bs = sbi->s_blocksize, i;
+	uint64_t pos = (uint64_t)page->index << PAGE_SHIFT, isize = ext2_isize(inode);
+	uint64_t lblk = pos >> sbi->s_blocksize_bits;
+	char *data = page_address(page);
+	uint32_t block;
+	int err;
+
+	/* The part past the end of the file goes to the disk as zeroes. */
+	if (isize < pos + PAGE_SIZE && isize > pos)
+		memset(data + (isize - pos), 0, pos + PAGE_SIZE - isize);
+	for (i = 0; i < PAGE_SIZE / bs && pos + i * bs < isize; i++, lblk++) {
+		err = ext2_get_block(inode, lblk, false, &block, NULL);
+		if (!err && !block && !all_zero(data + i * bs, bs))
+			err = ext2_get_block(inode, lblk, true, &block, NULL);
+		if (!err && block)
+			err = block_io(inode, WRITE, page, i * bs, block);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static const struct address_space_operations ext2_aops = {
+	.readpage = ext2_readpage,
+	.writepage = ext2_writepage,
+	.prepare_write = ext2_prepare_write,
+};
+
+long ext2_read(struct ext2_inode_info *inode, uint64_t off, void *buf, size_t len)
+{
 	if (EXT2_S_ISDIR(inode->i_raw.i_mode))
 		return -EISDIR;
-	if (off >= size)
-		return 0;
-	len = MIN(len, size - off);
-	while (done < len) {
-		pos = off + done;
-		boff = pos & (sbi->s_blocksize - 1);
-		n = MIN(sbi->s_blocksize - boff, len - done);
-		err = ext2_get_block(inode, pos >> sbi->s_blocksize_bits, false, &block, NULL);
-		if (err)
-			return done ? (long)done : err;
-		if (!block) {
-			memset((char *)buf + done, 0, n);
-		} else {
-			bh = __bread(sbi->s_bdev, block, sbi->s_blocksize);
-			if (!bh)
-				return done ? (long)done : -EIO;
-			memcpy((char *)buf + done, bh->b_data + boff, n);
-			brelse(bh);
-		}
-		done += n;
-	}
-	return done;
+	return filemap_read(&inode->i_mapping, off, buf, len, ext2_isize(inode));
 }
 
 long ext2_write(struct ext2_inode_info *inode, uint64_t off, const void *buf, size_t len)
 {
 	struct ext2_sb_info *sbi = inode->i_sb;
 	uint64_t limit = max_blocks(sbi) << sbi->s_blocksize_bits, pos;
-	struct buffer_head *bh;
-	size_t done = 0, n, boff;
-	uint32_t block;
-	bool fresh;
-	int err = 0;
+	size_t done = 0, n;
+	long ret = 0;
 
 	if (sbi->s_read_only)
 		return -EROFS;
@@ -323,30 +429,25 @@ long ext2_write(struct ext2_inode_info *inode, uint64_t off, const void *buf, si
 	len = MIN(len, limit - off);
 	while (done < len) {
 		pos = off + done;
-		boff = pos & (sbi->s_blocksize - 1);
-		n = MIN(sbi->s_blocksize - boff, len - done);
-		fresh = false;
-		err = ext2_get_block(inode, pos >> sbi->s_blocksize_bits, true, &block, &fresh);
-		if (err)
+		n = MIN(sbi->s_blocksize - (pos & (sbi->s_blocksize - 1)), len - done);
+		ret = filemap_write(&inode->i_mapping, pos, (const char *)buf + done, n);
+		if (ret <= 0)
 			break;
-		if (fresh || n == sbi->s_blocksize)
-			bh = __getblk(sbi->s_bdev, block, sbi->s_blocksize);
-		else
-			bh = __bread(sbi->s_bdev, block, sbi->s_blocksize);
-		if (!bh) {
-			err = -EIO;
-			break;
-		}
-		if (fresh && n < sbi->s_blocksize)
-			memset(bh->b_data, 0, sbi->s_blocksize);
-		memcpy(bh->b_data + boff, (const char *)buf + done, n);
-		mark_buffer_dirty(bh);
-		brelse(bh);
-		done += n;
+		done += ret;
 		if (off + done > ext2_isize(inode))
 			ext2_set_isize(inode, off + done);
 	}
-	return done ? (long)done : err;
+	return done ? (long)done : ret;
+}
+
+int ext2_writeback_pages(struct ext2_inode_info *inode)
+{
+	int err;
+
+	if (!inode->i_mapping.nrpages)
+		return 0;
+	err = sync_blockdev(inode->i_sb->s_bdev);
+	return err ? err : filemap_write_and_wait(&inode->i_mapping);
 }
 
 /*
@@ -423,8 +524,9 @@ int ext2_truncate(struct ext2_inode_info *inode, uint64_t size)
 {
 	struct ext2_sb_info *sbi = inode->i_sb;
 	unsigned int bs = sbi->s_blocksize, tail = size & (bs - 1);
-	struct buffer_head *bh;
+	static const char zero_block[1u << EXT2_MAX_BLOCK_LOG_SIZE];
 	uint32_t block;
+	long n;
 	int err;
 
 	if (sbi->s_read_only)
@@ -437,20 +539,19 @@ int ext2_truncate(struct ext2_inode_info *inode, uint64_t size)
 		return -EFBIG;
 	if (size < ext2_isize(inode)) {
 		if (tail) {
-			/* Zero the rest of the new last block: a later extension
+			/* Zero the rest of the new last block, through the page
+			 * cache (Linux's block_truncate_page): a later extension
 			 * must read zeroes there. */
 			err = ext2_get_block(inode, size >> sbi->s_blocksize_bits, false, &block, NULL);
 			if (err)
 				return err;
 			if (block) {
-				bh = __bread(sbi->s_bdev, block, bs);
-				if (!bh)
-					return -EIO;
-				memset(bh->b_data + tail, 0, bs - tail);
-				mark_buffer_dirty(bh);
-				brelse(bh);
+				n = filemap_write(&inode->i_mapping, size, zero_block, bs - tail);
+				if (n < 0)
+					return n;
 			}
 		}
+		truncate_inode_pages(&inode->i_mapping, size);
 		err = free_blocks_from(inode, (size + bs - 1) >> sbi->s_blocksize_bits);
 		if (err)
 			return err;
@@ -465,6 +566,7 @@ static void evict_inode(struct ext2_inode_info *inode)
 	struct ext2_sb_info *sbi = inode->i_sb;
 	int err = 0;
 
+	truncate_inode_pages(&inode->i_mapping, 0);
 	/* i_blocks 0: no blocks, and i_block[] may hold a fast symlink's
 	 * text or a device number instead. */
 	if (inode->i_raw.i_blocks)
@@ -483,10 +585,18 @@ void ext2_iput(struct ext2_inode_info *inode)
 {
 	if (--inode->i_count > 0)
 		return;
-	if (inode->i_raw.i_links_count == 0 && !inode->i_sb->s_read_only)
+	if (inode->i_raw.i_links_count == 0 && !inode->i_sb->s_read_only) {
 		evict_inode(inode);
-	else if (ext2_write_inode(inode))
-		pr_err("ext2: %s: inode %u not written\n", inode->i_sb->s_bdev->name, inode->i_ino);
+	} else {
+		/* The pages go with the in-core inode: write them first. */
+		if (ext2_writeback_pages(inode))
+			pr_err("ext2: %s: inode %u: file data not written\n",
+			       inode->i_sb->s_bdev->name, inode->i_ino);
+		truncate_inode_pages(&inode->i_mapping, 0);
+		if (ext2_write_inode(inode))
+			pr_err("ext2: %s: inode %u not written\n", inode->i_sb->s_bdev->name,
+			       inode->i_ino);
+	}
 	list_del(&inode->i_list);
 	kfree(inode);
 }

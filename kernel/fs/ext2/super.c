@@ -275,7 +275,13 @@ int ext2_sync(struct ext2_sb_info *sbi)
 	struct ext2_inode_info *inode;
 	int err = 0, e;
 
+	/* File data first: writing it back may allocate blocks and so change
+	 * inodes and bitmaps, and it must land after any stale buffer of a
+	 * block that was metadata before (ext2_writeback_pages). */
 	list_for_each_entry(inode, &sbi->s_inodes, i_list) {
+		e = ext2_writeback_pages(inode);
+		if (e && !err)
+			err = e;
 		e = ext2_write_inode(inode);
 		if (e && !err)
 			err = e;

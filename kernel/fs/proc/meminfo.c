@@ -2,9 +2,11 @@
  * /proc/meminfo, in Linux's layout: "Label:" padded to 16 columns, the
  * value right-aligned in 8, then " kB".  The lines are Linux v2.6.28's,
  * in its order, so busybox's free and a student's eye read it the same.
- * Counters whose subsystem does not exist yet (swap, the page cache,
- * writeback, mapped pages) are 0 until it does: their line is there so
- * the format never changes under a tool.
+ * Counters whose subsystem does not exist yet (swap, buffers counted as
+ * pages, mapped pages) are 0 until it does: their line is there so the
+ * format never changes under a tool.  Cached is NR_FILE_PAGES: Linux
+ * subtracts the swap cache and the buffer pages, and there are neither
+ * in the page cache yet (the buffer cache keeps its own pages).
  */
 #include <asm/page.h>
 #include <fs/proc_fs.h>
@@ -28,7 +30,7 @@ void meminfo_proc_show(struct seq_file *m)
 	show_val_kb(m, "MemTotal:", totalram_pages);
 	show_val_kb(m, "MemFree:", global_page_state(NR_FREE_PAGES));
 	show_val_kb(m, "Buffers:", 0);
-	show_val_kb(m, "Cached:", 0);
+	show_val_kb(m, "Cached:", global_page_state(NR_FILE_PAGES));
 	show_val_kb(m, "SwapCached:", 0);
 	show_val_kb(m, "Active:", lru[LRU_ACTIVE_ANON] + lru[LRU_ACTIVE_FILE]);
 	show_val_kb(m, "Inactive:", lru[LRU_INACTIVE_ANON] + lru[LRU_INACTIVE_FILE]);
@@ -40,8 +42,8 @@ void meminfo_proc_show(struct seq_file *m)
 	show_val_kb(m, "Mlocked:", 0);
 	show_val_kb(m, "SwapTotal:", 0);
 	show_val_kb(m, "SwapFree:", 0);
-	show_val_kb(m, "Dirty:", 0);
-	show_val_kb(m, "Writeback:", 0);
+	show_val_kb(m, "Dirty:", global_page_state(NR_FILE_DIRTY));
+	show_val_kb(m, "Writeback:", global_page_state(NR_WRITEBACK));
 	show_val_kb(m, "AnonPages:", 0);
 	show_val_kb(m, "Mapped:", 0);
 	show_val_kb(m, "Slab:", global_page_state(NR_SLAB_UNRECLAIMABLE));

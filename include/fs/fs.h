@@ -1,0 +1,118 @@
+/*
+ * The page cache's view of a file: struct address_space and its operations
+ * (Linux's include/linux/fs.h, v2.6.28 names).  The VFS objects (struct
+ * inode, struct file, struct super_block) will be added to this header by
+ * the VFS work; until then a filesystem embeds an address_space in its own
+ * in-core inode (ext2_inode_info) and points host at it.
+ *
+ * An address_space holds the cached pages of one file, found by their
+ * offset in the file in pages (page->index), in page_tree: a radix tree of
+ * 64-slot nodes, as Linux's.  Height h covers indices 0 .. 64^h - 1; the
+ * tree grows a level at the top when an index beyond that is inserted, and
+ * a node is freed as soon as its last slot is emptied.  A leaf slot holds a
+ * void pointer: today always a struct page, later possibly a non-page
+ * "shadow" value that refault detection leaves behind an evicted page.
+ * A hash table would look pages up as fast, but truncation and writeback
+ * walk a file's pages in index order, which the tree gives for free.
+ *
+ * Invariants (mm/filemap.c keeps them):
+ *   - page_tree holds page at page->index iff page->mapping == this
+ *     mapping; nrpages is the number of pages in the tree.
+ *   - Each page in the tree holds one reference for the cache, is on an
+ *     LRU list (or isolated by someone holding their own reference), and
+ *     has PG_swapbacked iff the mapping is swap-backed.
+ *   - A page in the tree without PG_uptodate is locked (being read).
+ */
+#ifndef FS_FS_H
+#define FS_FS_H
+
+#include <mm/mm_types.h>
+#include <pageturn/types.h>
+
+#define RADIX_TREE_MAP_SHIFT	6
+#define RADIX_TREE_MAP_SIZE	(1ul << RADIX_TREE_MAP_SHIFT)
+#define RADIX_TREE_MAP_MASK	(RADIX_TREE_MAP_SIZE - 1)
+/* Enough levels for any pgoff_t: ceil(64 / RADIX_TREE_MAP_SHIFT). */
+#define RADIX_TREE_MAX_PATH	11
+
+struct radix_tree_node {
+	unsigned int count;			/* non-empty slots */
+	void *slots[RADIX_TREE_MAP_SIZE];
+};
+
+struct radix_tree_root {
+	unsigned int height;			/* levels of nodes; 0: empty tree */
+	struct radix_tree_node *rnode;		/* NULL iff height is 0 */
+};
+
+/*
+ * Sequential readahead state (Linux's struct file_ra_state, which lives in
+ * struct file; there is no struct file yet, so one per address_space).
+ *   start, size   the latest window read ahead: pages [start, start + size)
+ *   prev_pos      the byte just past the latest read, -1 before any: a
+ *                 read starting there, or at its page's successor, is
+ *                 sequential; one starting at byte 0 of a fresh file too
+ *   nr_readahead  pages read ahead of demand since the mapping was set up
+ *                 (Linux has no counter for this: it is the test's)
+ */
+struct file_ra_state {
+	pgoff_t start;
+	unsigned int size;
+	uint64_t prev_pos;
+	unsigned long nr_readahead;
+};
+
+#define VM_MIN_READAHEAD	4	/* pages: the first window */
+#define VM_MAX_READAHEAD	32	/* pages: windows double up to this */
+
+struct address_space;
+
+/*
+ * What a filesystem does for the page cache.  Pageturn's I/O is
+ * synchronous, so unlike Linux's these return when the I/O is done, and
+ * the page stays locked throughout: the caller unlocks it.
+ *
+ *   readpage       Called with the page locked, in the cache and not
+ *                  uptodate.  Fill it from the backing store (holes as
+ *                  zeroes) and set PG_uptodate; 0 or -EIO (then the page
+ *                  is not uptodate).
+ *   writepage      Called with the page locked, uptodate, PG_writeback set
+ *                  and PG_dirty just cleared.  Write it to the backing
+ *                  store, allocating what it needs; 0 or -errno.
+ *   prepare_write  Optional.  Called with the page locked and uptodate or
+ *                  about to be overwritten in [from, to), before write()
+ *                  copies into that range: reserve the backing store the
+ *                  range needs, so that -ENOSPC comes from write() and not
+ *                  later from writeback (Linux 2.6.28's prepare_write).
+ */
+struct address_space_operations {
+	int (*readpage)(struct address_space *mapping, struct page *page);
+	int (*writepage)(struct address_space *mapping, struct page *page);
+	int (*prepare_write)(struct address_space *mapping, struct page *page,
+			     unsigned int from, unsigned int to);
+};
+
+/* mapping->flags bits */
+enum mapping_flags {
+	AS_SWAPBACKED,		/* pages live in RAM or swap (tmpfs): anon LRU */
+};
+
+struct address_space {
+	void *host;				/* the in-core inode owning it */
+	struct radix_tree_root page_tree;	/* index -> struct page */
+	unsigned long nrpages;
+	const struct address_space_operations *a_ops;
+	unsigned long flags;			/* AS_* bits */
+	struct file_ra_state ra;		/* until struct file exists */
+};
+
+/*
+ * Linux asks the backing device (BDI_CAP_SWAP_BACKED); Pageturn has no
+ * backing_dev_info yet, so the mapping carries the answer.
+ */
+static inline bool mapping_cap_swap_backed(const struct address_space *mapping)
+{
+	return mapping->flags & (1ul << AS_SWAPBACKED);
+}
+
+#endif

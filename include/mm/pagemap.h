@@ -1,0 +1,121 @@
+/*
+ * The page cache (Linux's include/linux/pagemap.h and the parts of
+ * mm/filemap.c, mm/page-writeback.c and mm/truncate.c it declares, v2.6.28
+ * names).  mm/filemap.c implements all of it; the essay on states and
+ * invariants is there, the structures are in fs/fs.h.
+ *
+ * Every function is called from process context, never with a spinlock
+ * held, and may allocate with GFP_KERNEL.  Errors are returned as values:
+ * -ENOMEM, -EEXIST, -EIO or what a filesystem's operation returned.
+ */
+#ifndef MM_PAGEMAP_H
+#define MM_PAGEMAP_H
+
+#include <fs/fs.h>
+#include <mm/gfp.h>
+#include <mm/mm.h>
+
+/* Set up an empty mapping of host with operations a_ops. */
+void address_space_init(struct address_space *mapping, void *host,
+			const struct address_space_operations *a_ops, bool swap_backed);
+
+/* Drop a reference taken by find_get_page() and friends. */
+static inline void page_cache_release(struct page *page)
+{
+	put_page(page);
+}
+
+/*
+ * PG_locked.  There is one CPU and nothing sleeps yet, so a page is only
+ * ever locked by the code running now: lock_page() of a locked page could
+ * never be granted and panics instead of hanging.
+ */
+void lock_page(struct page *page);
+/* Lock page if it is unlocked: true when the caller now holds the lock. */
+bool trylock_page(struct page *page);
+void unlock_page(struct page *page);
+
+/* The page at index, with a reference for the caller, or NULL. */
+struct page *find_get_page(struct address_space *mapping, pgoff_t index);
+/* The same, locked (and still in mapping). */
+struct page *find_lock_page(struct address_space *mapping, pgoff_t index);
+
+/*
+ * Insert a new page (not on an LRU list, no mapping, flags clean) at index
+ * and put it on the inactive file list, or the inactive anon list with
+ * PG_swapbacked if the mapping is swap-backed.  Returns 0 with the page
+ * locked and the cache's reference taken (the caller keeps its own), or
+ * -EEXIST (a page is there) or -ENOMEM, with the page untouched.
+ */
+int add_to_page_cache_lru(struct page *page, struct address_space *mapping,
+			  pgoff_t index, gfp_t gfp);
+
+/*
+ * Take a locked page out of its mapping.  The cache's reference becomes
+ * the caller's to drop; the page stays on its LRU list.  PG_dirty must
+ * be clear (cancel_dirty_page) and PG_writeback too.
+ */
+void remove_from_page_cache(struct page *page);
+
+/*
+ * Dirty accounting.  set_page_dirty: mark a page in a mapping dirty;
+ * true if it was clean (NR_FILE_DIRTY counted).  clear_page_dirty_for_io:
+ * called with the page locked just before writepage; true if it was dirty
+ * (the count moves off NR_FILE_DIRTY).  cancel_dirty_page: the data will
+ * never be written (truncation); the count goes too.
+ */
+bool set_page_dirty(struct page *page);
+bool clear_page_dirty_for_io(struct page *page);
+void cancel_dirty_page(struct page *page);
+
+/*
+ * Write one locked, dirty page through a_ops->writepage with PG_writeback
+ * set around the I/O (NR_WRITEBACK counts it).  The page is clean after
+ * success and dirty again after a failure, so no data is lost silently.
+ * Returns 0 (also when the page was clean) or the writepage error; the
+ * page stays locked.
+ */
+int write_one_page(struct page *page);
+
+/*
+ * What reclaim will call to clean one dirty page it wants to evict
+ * (Linux's pageout() for a file page): called with the page locked,
+ * isolated from the LRU by the caller and still in its mapping.  Sets
+ * PG_reclaim for the duration of the write as Linux does (the I/O is
+ * synchronous, so it is cleared again before returning) and writes it
+ * with write_one_page.  0: the page is clean and may be removed from the
+ * cache; -errno: it stays dirty.
+ */
+int pageout_one(struct page *page);
+
+/* Write every dirty page of mapping, lowest index first: 0 or the first
+ * error (the other pages are still tried). */
+int filemap_write_and_wait(struct address_space *mapping);
+
+/*
+ * Drop every page wholly past byte lstart (dirty data there is discarded)
+ * and zero the cached part of the page holding lstart beyond it.  Pages
+ * leave their LRU list and are freed once the last user lets go.
+ */
+void truncate_inode_pages(struct address_space *mapping, uint64_t lstart);
+
+/*
+ * read() through the cache: copy up to len bytes at pos, stopping at isize,
+ * into buf, reading missing pages with readpage and sequential runs ahead
+ * with a growing window (mapping->ra).  Each page read is marked accessed
+ * once per read call.  Returns the byte count (0 at or past isize), or
+ * -errno when nothing was copied.
+ */
+long filemap_read(struct address_space *mapping, uint64_t pos, void *buf, size_t len,
+		  uint64_t isize);
+
+/*
+ * write() through the cache: copy len bytes from buf to pos, reading a
+ * page first when only part of it is written and it is not cached (read-
+ * modify-write), calling prepare_write, and dirtying each page.  The
+ * caller updates the file size.  Returns the byte count, short if an
+ * error stopped it after some progress, or -errno.
+ */
+long filemap_write(struct address_space *mapping, uint64_t pos, const void *buf, size_t len);
+
+#endif

@@ -1,0 +1,600 @@
+/*
+ * The page cache: file data in RAM, found by (mapping, index) (Linux's
+ * mm/filemap.c, with the pieces of mm/page-writeback.c, mm/truncate.c and
+ * mm/readahead.c it needs, v2.6.28 names).
+ *
+ * A page of a file is in one of these states; the flags say which:
+ *
+ *   absent      not in mapping->page_tree.
+ *   reading     in the tree, PG_locked, not PG_uptodate: add_to_page_cache_lru
+ *               put it there and a_ops->readpage is filling it.  On an
+ *               I/O error it is taken out again at once, so a page that is
+ *               in the tree and unlocked is always uptodate.
+ *   clean       PG_uptodate: the same bytes as the backing store.
+ *   dirty       PG_uptodate, PG_dirty: newer than the backing store;
+ *               counted in NR_FILE_DIRTY (set_page_dirty).
+ *   writeback   PG_writeback, PG_locked: write_one_page cleared PG_dirty
+ *               (clear_page_dirty_for_io) and a_ops->writepage is writing
+ *               it; counted in NR_WRITEBACK.  Clean after, dirty again if
+ *               the write failed.
+ *   truncated   out of the tree, off its LRU list, freed when the last
+ *               user drops its reference.
+ *
+ * Every page in the tree holds a reference for the cache (dropped by the
+ * remover) and is counted in NR_FILE_PAGES.  It is also on an LRU list,
+ * which holds a reference of its own (mm/swap.c): a file mapping's pages
+ * start on the inactive file list, a swap-backed mapping's (tmpfs) get
+ * PG_swapbacked and start on the active anon list, as in Linux 2.6.28.
+ * read() and write() call mark_page_accessed, so a page used twice moves
+ * to the active list, and a page read once by a streaming read stays
+ * inactive for reclaim to take first.  A read() marks each page it copies
+ * from once, and not again when it continues in the page where the last
+ * read() stopped (Linux's prev_index/prev_offset test), so reading a file
+ * in small pieces counts as one access per page.
+ *
+ * Locking.  PG_locked excludes truncation and a second reader while I/O is
+ * in flight.  There is one CPU, the page cache is used only from process
+ * context and nothing sleeps yet, so nobody else can hold a page lock while
+ * we run: lock_page of a locked page is a bug and panics.  For the same
+ * reason the radix tree needs no lock (Linux's mapping->tree_lock); the
+ * zone counters are updated with the interrupt-safe mod_zone_page_state.
+ *
+ * Readahead (Linux's on-demand readahead, simplified; I/O is synchronous,
+ * so there is no asynchronous half and no PG_readahead marker).  A miss is
+ * sequential when it is at page 0, in the page after the previous read's,
+ * or exactly where the last window ended.  A sequential miss reads a
+ * window of pages from the missing one on: VM_MIN_READAHEAD pages first,
+ * then twice the previous window each time the reader runs off its end,
+ * up to VM_MAX_READAHEAD, never past the end of the file.  A random miss
+ * reads its page alone and closes the window.  Pages read ahead of demand
+ * are counted in ra->nr_readahead; Linux has no counter for them.
+ */
+#include <mm/pagemap.h>
+#include <mm/slab.h>
+#include <mm/swap.h>
+#include <mm/vmstat.h>
+#include <pageturn/panic.h>
+#include <pageturn/string.h>
+#include <uapi/errno.h>
+
+/* ---- the radix tree --------------------------------------------------- */
+
+/* The largest index a tree of height levels can hold. */
+static unsigned long radix_tree_maxindex(unsigned int height)
+{
+	unsigned int shift = height * RADIX_TREE_MAP_SHIFT;
+
+	return shift >= 64 ? ~0ul : (1ul << shift) - 1;
+}
+
+static unsigned int radix_tree_offset(unsigned long index, unsigned int level)
+{
+	return (index >> ((level - 1) * RADIX_TREE_MAP_SHIFT)) & RADIX_TREE_MAP_MASK;
+}
+
+static void *radix_tree_lookup(struct radix_tree_root *root, unsigned long index)
+{
+	struct radix_tree_node *node = root->rnode;
+	unsigned int level;
+
+	if (!node || index > radix_tree_maxindex(root->height))
+		return NULL;
+	for (level = root->height; level > 1; level--) {
+		node = node->slots[radix_tree_offset(index, level)];
+		if (!node)
+			return NULL;
+	}
+	return node->slots[radix_tree_offset(index, 1)];
+}
+
+/*
+ * Empty the slot at index (if it is filled) and free every node on the way
+ * up that is left with no slot in use.  Returns what the slot held.
+ */
+static void *radix_tree_delete(struct radix_tree_root *root, unsigned long index)
+{
+	struct radix_tree_node *path[RADIX_TREE_MAX_PATH];
+	unsigned int offset[RADIX_TREE_MAX_PATH];
+	struct radix_tree_node *node = root->rnode;
+	unsigned int level, depth = 0;
+	void *item = NULL;
+
+	if (!node || index > radix_tree_maxindex(root->height))
+		return NULL;
+	for (level = root->height; node; level--) {
+		path[depth] = node;
+		offset[depth] = radix_tree_offset(index, level);
+		depth++;
+		if (level == 1)
+			break;
+		node = node->slots[offset[depth - 1]];
+	}
+	if (depth == root->height && path[depth - 1]->slots[offset[depth - 1]]) {
+		item = path[depth - 1]->slots[offset[depth - 1]];
+		path[depth - 1]->slots[offset[depth - 1]] = NULL;
+		path[depth - 1]->count--;
+	}
+	while (depth > 0 && path[depth - 1]->count == 0) {
+		kfree(path[--depth]);
+		if (depth) {
+			path[depth - 1]->slots[offset[depth - 1]] = NULL;
+			path[depth - 1]->count--;
+		} else {
+			root->rnode = NULL;
+			root->height = 0;
+		}
+	}
+	return item;
+}
+
+/* Put item at index: 0, -EEXIST (the slot is taken) or -ENOMEM. */
+static int radix_tree_insert(struct radix_tree_root *root, unsigned long index, void *item,
+			     gfp_t gfp)
+{
+	struct radix_tree_node *node, *parent = NULL;
+	void **slot;
+	unsigned int level;
+
+	if (!root->rnode) {
+		root->height = 1;
+		while (index > radix_tree_maxindex(root->height))
+			root->height++;
+	}
+	while (index > radix_tree_maxindex(root->height)) {
+		node = kzalloc(sizeof(*node), gfp);
+		if (!node)
+			return -ENOMEM;
+		node->slots[0] = root->rnode;
+		node->count = 1;
+		root->rnode = node;
+		root->height++;
+	}
+	slot = (void **)&root->rnode;
+	for (level = root->height; level > 0; level--) {
+		if (!*slot) {
+			*slot = kzalloc(sizeof(struct radix_tree_node), gfp);
+			if (!*slot) {
+				/* Free the empty nodes made on the way down. */
+				radix_tree_delete(root, index);
+				if (!root->rnode)
+					root->height = 0;
+				return -ENOMEM;
+			}
+			if (parent)
+				parent->count++;
+		}
+		parent = *slot;
+		slot = &parent->slots[radix_tree_offset(index, level)];
+	}
+	if (*slot)
+		return -EEXIST;
+	*slot = item;
+	parent->count++;
+	return 0;
+}
+
+/* Fill results[n..max) with the items at indices >= first under node, whose
+ * first index is base, in index order; the new n. */
+static unsigned int radix_tree_gang(struct radix_tree_node *node, unsigned int level,
+				    unsigned long base, unsigned long first, void **results,
+				    unsigned int n, unsigned int max)
+{
+	unsigned int shift = (level - 1) * RADIX_TREE_MAP_SHIFT, i = 0;
+
+	if (first > base)
+		i = (first - base) >> shift;
+	for (; i < RADIX_TREE_MAP_SIZE && n < max; i++) {
+		if (!node->slots[i])
+			continue;
+		if (level == 1)
+			results[n++] = node->slots[i];
+		else
+			n = radix_tree_gang(node->slots[i], level - 1, base | ((unsigned long)i << shift),
+					    first, results, n, max);
+	}
+	return n;
+}
+
+/* ---- the mapping and its pages ---------------------------------------- */
+
+void address_space_init(struct address_space *mapping, void *host,
+			const struct address_space_operations *a_ops, bool swap_backed)
+{
+	memset(mapping, 0, sizeof(*mapping));
+	mapping->host = host;
+	mapping->a_ops = a_ops;
+	if (swap_backed)
+		mapping->flags |= 1ul << AS_SWAPBACKED;
+	mapping->ra.prev_pos = ~0ull;
+}
+
+void lock_page(struct page *page)
+{
+	if (TestSetPageLocked(page))
+		panic("lock_page: pfn %lu is already locked: nothing could unlock it",
+		      page_to_pfn(page));
+}
+
+bool trylock_page(struct page *page)
+{
+	return !TestSetPageLocked(page);
+}
+
+void unlock_page(struct page *page)
+{
+	if (!TestClearPageLocked(page))
+		panic("unlock_page: pfn %lu is not locked", page_to_pfn(page));
+}
+
+struct page *find_get_page(struct address_space *mapping, pgoff_t index)
+{
+	struct page *page = radix_tree_lookup(&mapping->page_tree, index);
+
+	if (page)
+		get_page(page);
+	return page;
+}
+
+struct page *find_lock_page(struct address_space *mapping, pgoff_t index)
+{
+	struct page *page = find_get_page(mapping, index);
+
+	if (page)
+		lock_page(page);
+	return page;
+}
+
+/* Up to nr pages at index start or above, in index order, referenced. */
+static unsigned int find_get_pages(struct address_space *mapping, pgoff_t start,
+				   unsigned int nr, struct page **pages)
+{
+	struct radix_tree_root *root = &mapping->page_tree;
+	unsigned int i, n;
+
+	if (!root->rnode || start > radix_tree_maxindex(root->height))
+		return 0;
+	n = radix_tree_gang(root->rnode, root->height, 0, start, (void **)pages, 0, nr);
+	for (i = 0; i < n; i++)
+		get_page(pages[i]);
+	return n;
+}
+
+int add_to_page_cache_lru(struct page *page, struct address_space *mapping,
+			  pgoff_t index, gfp_t gfp)
+{
+	int err;
+
+	if (PageLRU(page) || page->mapping || PageLocked(page))
+		panic("add_to_page_cache_lru: pfn %lu is not a new page", page_to_pfn(page));
+	err = radix_tree_insert(&mapping->page_tree, index, page, gfp);
+	if (err)
+		return err;
+	SetPageLocked(page);
+	get_page(page);			/* the cache's reference */
+	page->mapping = mapping;
+	page->index = index;
+	mapping->nrpages++;
+	inc_zone_page_state(page, NR_FILE_PAGES);
+	if (mapping_cap_swap_backed(mapping)) {
+		SetPageSwapBacked(page);
+		lru_cache_add_active_anon(page);
+	} else {
+		lru_cache_add_file(page);
+	}
+	return 0;
+}
+
+/* Called with the page locked. */
+void remove_from_page_cache(struct page *page)
+{
+	struct address_space *mapping = page->mapping;
+
+	if (!PageLocked(page) || !mapping || PageDirty(page) || PageWriteback(page))
+		panic("remove_from_page_cache: pfn %lu is not a locked, clean cache page",
+		      page_to_pfn(page));
+	radix_tree_delete(&mapping->page_tree, page->index);
+	page->mapping = NULL;
+	mapping->nrpages--;
+	dec_zone_page_state(page, NR_FILE_PAGES);
+}
+
+/*
+ * Take a locked page out of the cache for good (Linux's
+ * truncate_complete_page): its dirty data is dropped, it leaves its LRU
+ * list, and the list's and the cache's references go.  Returns with the
+ * page unlocked; the caller still holds its own reference, whose release
+ * frees the page.  If someone else has isolated the page (reclaim, later),
+ * the list's reference is theirs, and putting the page back leaves a page
+ * with no mapping on the LRU for reclaim to free.
+ */
+static void delete_from_page_cache(struct page *page)
+{
+	cancel_dirty_page(page);
+	remove_from_page_cache(page);
+	unlock_page(page);
+	if (isolate_lru_page(page) == 0) {
+		ClearPageActive(page);
+		ClearPageUnevictable(page);
+		page_cache_release(page);	/* the list's reference */
+	}
+	page_cache_release(page);		/* the cache's reference */
+}
+
+/* ---- dirty pages and writeback ---------------------------------------- */
+
+/*
+ * Linux counts dirty pages only where the backing device writes them back
+ * (mapping_cap_account_dirty); swap-backed pages are written by reclaim,
+ * not writeback, and are not counted.
+ */
+static bool mapping_cap_account_dirty(const struct address_space *mapping)
+{
+	return !mapping_cap_swap_backed(mapping);
+}
+
+bool set_page_dirty(struct page *page)
+{
+	if (TestSetPageDirty(page))
+		return false;
+	if (mapping_cap_account_dirty(page->mapping))
+		inc_zone_page_state(page, NR_FILE_DIRTY);
+	return true;
+}
+
+/* Called with the page locked. */
+bool clear_page_dirty_for_io(struct page *page)
+{
+	if (!TestClearPageDirty(page))
+		return false;
+	if (mapping_cap_account_dirty(page->mapping))
+		dec_zone_page_state(page, NR_FILE_DIRTY);
+	return true;
+}
+
+/* Called with the page locked, before it leaves its mapping. */
+void cancel_dirty_page(struct page *page)
+{
+	clear_page_dirty_for_io(page);
+}
+
+/* Called with the page locked. */
+int write_one_page(struct page *page)
+{
+	struct address_space *mapping = page->mapping;
+	int err;
+
+	if (!PageLocked(page))
+		panic("write_one_page: pfn %lu is not locked", page_to_pfn(page));
+	if (!clear_page_dirty_for_io(page))
+		return 0;
+	SetPageWriteback(page);
+	inc_zone_page_state(page, NR_WRITEBACK);
+	err = mapping->a_ops->writepage(mapping, page);
+	ClearPageWriteback(page);
+	dec_zone_page_state(page, NR_WRITEBACK);
+	if (err)
+		set_page_dirty(page);
+	return err;
+}
+
+/* Called with the page locked and isolated from the LRU. */
+int pageout_one(struct page *page)
+{
+	int err;
+
+	SetPageReclaim(page);
+	err = write_one_page(page);
+	ClearPageReclaim(page);
+	return err;
+}
+
+#define PAGEVEC_SIZE 14		/* pages looked up at a time, as Linux's pagevec */
+
+int filemap_write_and_wait(struct address_space *mapping)
+{
+	struct page *pages[PAGEVEC_SIZE];
+	pgoff_t index = 0;
+	unsigned int i, n;
+	int err = 0, e;
+
+	while ((n = find_get_pages(mapping, index, PAGEVEC_SIZE, pages)) > 0) {
+		index = pages[n - 1]->index + 1;
+		for (i = 0; i < n; i++) {
+			lock_page(pages[i]);
+			if (pages[i]->mapping == mapping) {
+				e = write_one_page(pages[i]);
+				if (e && !err)
+					err = e;
+			}
+			unlock_page(pages[i]);
+			page_cache_release(pages[i]);
+		}
+		if (index == 0)		/* wrapped past the last index */
+			break;
+	}
+	return err;
+}
+
+void truncate_inode_pages(struct address_space *mapping, uint64_t lstart)
+{
+	pgoff_t start = (lstart + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	unsigned int partial = lstart & (PAGE_SIZE - 1);
+	struct page *pages[PAGEVEC_SIZE], *page;
+	pgoff_t index = start;
+	unsigned int i, n;
+
+	while ((n = find_get_pages(mapping, index, PAGEVEC_SIZE, pages)) > 0) {
+		index = pages[n - 1]->index + 1;
+		for (i = 0; i < n; i++) {
+			lock_page(pages[i]);
+			if (pages[i]->mapping == mapping)
+				delete_from_page_cache(pages[i]);
+			else
+				unlock_page(pages[i]);
+			page_cache_release(pages[i]);
+		}
+		if (index == 0)
+			break;
+	}
+	if (partial) {
+		page = find_lock_page(mapping, lstart >> PAGE_SHIFT);
+		if (page) {
+			memset((char *)page_address(page) + partial, 0, PAGE_SIZE - partial);
+			unlock_page(page);
+			page_cache_release(page);
+		}
+	}
+}
+
+/* ---- read() and write() ----------------------------------------------- */
+
+/*
+ * Read page index into the cache: a new page, locked while readpage fills
+ * it.  0 with *pagep uptodate, unlocked and referenced for the caller, or
+ * -errno with nothing left in the cache.
+ */
+static int read_one_page(struct address_space *mapping, pgoff_t index, struct page **pagep)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	int err;
+
+	if (!page)
+		return -ENOMEM;
+	err = add_to_page_cache_lru(page, mapping, index, GFP_KERNEL);
+	if (err) {
+		page_cache_release(page);
+		return err;
+	}
+	err = mapping->a_ops->readpage(mapping, page);
+	if (err) {
+		delete_from_page_cache(page);
+		page_cache_release(page);
+		return err;
+	}
+	unlock_page(page);
+	*pagep = page;
+	return 0;
+}
+
+/*
+ * Page index is not cached: read it, and, if the miss is sequential, the
+ * rest of a readahead window after it (see the top of the file).  prev_index
+ * is the page the reader touched last.  Returns as read_one_page for index;
+ * a failure while reading ahead only ends the window early.
+ */
+static int page_cache_sync_readahead(struct address_space *mapping, pgoff_t index,
+				     pgoff_t prev_index, uint64_t isize, struct page **pagep)
+{
+	struct file_ra_state *ra = &mapping->ra;
+	pgoff_t last = (isize - 1) >> PAGE_SHIFT, i;
+	struct page *page;
+	int err;
+
+	if (ra->size && index == ra->start + ra->size)
+		ra->size = MIN(2 * ra->size, (unsigned int)VM_MAX_READAHEAD);
+	else if (index == 0 || index == prev_index + 1)
+		ra->size = VM_MIN_READAHEAD;
+	else
+		ra->size = 0;
+	ra->start = index;
+
+	err = read_one_page(mapping, index, pagep);
+	if (err)
+		return err;
+	for (i = index + 1; i < index + ra->size && i <= last; i++) {
+		page = find_get_page(mapping, i);
+		if (!page) {
+			if (read_one_page(mapping, i, &page))
+				break;
+			ra->nr_readahead++;
+		}
+		page_cache_release(page);
+	}
+	return 0;
+}
+
+long filemap_read(struct address_space *mapping, uint64_t pos, void *buf, size_t len,
+		  uint64_t isize)
+{
+	struct file_ra_state *ra = &mapping->ra;
+	pgoff_t prev_index = ra->prev_pos >> PAGE_SHIFT, index;
+	unsigned int prev_offset = ra->prev_pos & (PAGE_SIZE - 1), offset;
+	struct page *page;
+	size_t done = 0, n;
+	int err = 0;
+
+	if (pos >= isize)
+		return 0;
+	len = MIN(len, isize - pos);
+	while (done < len) {
+		index = (pos + done) >> PAGE_SHIFT;
+		offset = (pos + done) & (PAGE_SIZE - 1);
+		n = MIN(PAGE_SIZE - offset, len - done);
+		page = find_get_page(mapping, index);
+		if (!page) {
+			err = page_cache_sync_readahead(mapping, index, prev_index, isize, &page);
+			if (err)
+				break;
+		}
+		/* A sequential read touching a page again is one access. */
+		if (prev_index != index || offset != prev_offset)
+			mark_page_accessed(page);
+		prev_index = index;
+		memcpy((char *)buf + done, (char *)page_address(page) + offset, n);
+		page_cache_release(page);
+		done += n;
+		prev_offset = (offset + n) & (PAGE_SIZE - 1);
+	}
+	ra->prev_pos = ((uint64_t)prev_index << PAGE_SHIFT) | prev_offset;
+	return done ? (long)done : err;
+}
+
+long filemap_write(struct address_space *mapping, uint64_t pos, const void *buf, size_t len)
+{
+	const struct address_space_operations *a_ops = mapping->a_ops;
+	unsigned int offset;
+	struct page *page;
+	size_t done = 0, n;
+	pgoff_t index;
+	int err = 0;
+
+	while (done < len) {
+		index = (pos + done) >> PAGE_SHIFT;
+		offset = (pos + done) & (PAGE_SIZE - 1);
+		n = MIN(PAGE_SIZE - offset, len - done);
+		page = find_lock_page(mapping, index);
+		if (!page) {
+			page = alloc_page(GFP_KERNEL);
+			if (!page) {
+				err = -ENOMEM;
+				break;
+			}
+			err = add_to_page_cache_lru(page, mapping, index, GFP_KERNEL);
+			if (err) {
+				page_cache_release(page);
+				break;
+			}
+		}
+		/* Read-modify-write: the bytes not written must be the file's. */
+		if (!PageUptodate(page) && n < PAGE_SIZE)
+			err = a_ops->readpage(mapping, page);
+		if (!err && a_ops->prepare_write)
+			err = a_ops->prepare_write(mapping, page, offset, offset + n);
+		if (err) {
+			if (PageUptodate(page))
+				unlock_page(page);
+			else
+				delete_from_page_cache(page);
+			page_cache_release(page);
+			break;
+		}
+		memcpy((char *)page_address(page) + offset, (const char *)buf + done, n);
+		SetPageUptodate(page);
+		set_page_dirty(page);
+		mark_page_accessed(page);
+		unlock_page(page);
+		page_cache_release(page);
+		done += n;
+	}
+	return done ? (long)done : err;
+}
