@@ -1,16 +1,21 @@
 /*
- * mount_root: find the root device and mount it, as Linux's
- * prepare_namespace()/mount_root() do, and print Linux's line
+ * mount_root: find the root device and mount it through the VFS, as
+ * Linux's prepare_namespace()/mount_root() do, and print Linux's line
  * "VFS: Mounted root (ext2 filesystem) on device ram0."
  *
  * `root=` names the device (Linux accepts /dev/NAME too; so does this).
  * The default, ram0, is the RAM disk serving the first GRUB module: the
  * image `make` builds from rootfs/.  Failure is logged and boot goes on
  * without a root: the tests and the boot report still run.
+ *
+ * Then the directories every Linux system expects: /proc, with procfs
+ * mounted on it (Linux's init mounts it from userspace; with no userspace
+ * yet the kernel does), and /tmp.  git cannot keep empty directories in
+ * rootfs/, so both are made here when the image lacks them.  /tmp is a
+ * plain directory of the root filesystem for now, not a tmpfs.
  */
-#include <drivers/blkdev.h>
 #include <fs/do_mounts.h>
-#include <fs/ext2_fs.h>
+#include <fs/vfs.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
@@ -18,71 +23,41 @@
 
 BOOT_OPTION(root, "the root device, e.g. root=ram0 (default) or root=/dev/vda");
 
-#define NAME_MAX 255
+/* Make directory path unless it exists: 0 or -errno, logged. */
+static int ensure_dir(const char *path)
+{
+	int err = vfs_mkdir(path, 0755);
 
-struct ext2_sb_info *root_ext2;
+	if (err == -EEXIST)
+		return 0;
+	if (err)
+		printk(KERN_ERR "VFS: cannot create %s: error %d\n", path, err);
+	else
+		printk(KERN_INFO "VFS: created %s on the root filesystem\n", path);
+	return err;
+}
 
 void mount_root(void)
 {
 	const char *name = cmdline_get("root");
-	struct block_device *bdev;
 	int err;
 
+	vfs_init();
 	if (!name || !*name)
 		name = "ram0";
 	if (strncmp(name, "/dev/", 5) == 0)
 		name += 5;
-	bdev = lookup_bdev(name);
-	if (!bdev) {
-		printk(KERN_ERR "VFS: Cannot open root device \"%s\": no such block device\n", name);
-		return;
-	}
-	root_ext2 = ext2_mount(bdev, &err);
-	if (!root_ext2) {
+	err = do_mount(name, "/", "ext2");
+	if (err) {
 		printk(KERN_ERR "VFS: Cannot mount root device \"%s\" as ext2: error %d\n", name, err);
 		return;
 	}
 	printk(KERN_INFO "VFS: Mounted root (ext2 filesystem) on device %s.\n", name);
-}
 
-struct ext2_inode_info *root_path_lookup(const char *path, int *err)
-{
-	struct ext2_inode_info *dir, *next;
-	char component[NAME_MAX + 1];
-	uint32_t ino;
-
-	if (!root_ext2) {
-		*err = -ENODEV;
-		return NULL;
+	if (!ensure_dir("/proc")) {
+		err = do_mount("proc", "/proc", "proc");
+		if (err)
+			printk(KERN_ERR "VFS: cannot mount proc on /proc: error %d\n", err);
 	}
-	if (path[0] != '/') {
-		*err = -EINVAL;
-		return NULL;
-	}
-	dir = ext2_iget(root_ext2, EXT2_ROOT_INO, err);
-	while (dir) {
-		size_t len;
-
-		while (*path == '/')
-			path++;
-		if (!*path)
-			return dir;
-		len = strchr(path, '/') ? (size_t)(strchr(path, '/') - path) : strlen(path);
-		if (len > NAME_MAX) {
-			*err = -ENAMETOOLONG;
-			break;
-		}
-		memcpy(component, path, len);
-		component[len] = '\0';
-		path += len;
-		*err = ext2_lookup(dir, component, &ino);
-		if (*err)
-			break;
-		next = ext2_iget(root_ext2, ino, err);
-		ext2_iput(dir);
-		dir = next;
-	}
-	if (dir)
-		ext2_iput(dir);
-	return NULL;
+	ensure_dir("/tmp");
 }

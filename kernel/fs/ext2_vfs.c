@@ -1,0 +1,265 @@
+/*
+ * ext2 under the VFS: the "ext2" file_system_type, mapping the VFS's
+ * operations onto the ext2 driver's API (fs/ext2.h).  Linux keeps this in
+ * fs/ext2/ itself; here the driver stays VFS-free and this file is the
+ * only one that knows both.
+ *
+ * A VFS inode's i_private is the driver's ext2_inode_info, taken with
+ * ext2_iget when the VFS reads the inode and released with ext2_iput
+ * when the VFS evicts it; the super_block's s_fs_info is the driver's
+ * ext2_sb_info.  The driver keeps the authoritative attributes (in the
+ * on-disk inode it holds); after every operation that can change them,
+ * ext2_update_attrs() copies mode, link count, size and blocks into each
+ * VFS inode involved, so stat() and the VFS's own checks see the truth.
+ */
+#include <fs/ext2.h>
+#include <fs/vfs.h>
+#include <pageturn/printk.h>
+#include <uapi/errno.h>
+
+static const struct inode_operations ext2_dir_inode_operations;
+static const struct inode_operations ext2_file_inode_operations;
+static const struct file_operations ext2_dir_operations;
+static const struct file_operations ext2_file_operations;
+
+static struct ext2_inode_info *EXT2_I(const struct inode *inode)
+{
+	return inode->i_private;
+}
+
+static struct ext2_sb_info *EXT2_SB(const struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+static void ext2_update_attrs(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+
+	inode->i_mode = ei->i_raw.i_mode;
+	inode->i_nlink = ei->i_raw.i_links_count;
+	inode->i_size = ext2_isize(ei);
+	inode->i_blocks = ei->i_raw.i_blocks;
+}
+
+/* --- super_operations ------------------------------------------------------ */
+
+static int ext2_vfs_read_inode(struct inode *inode)
+{
+	struct ext2_inode_info *ei;
+	int err;
+
+	if (inode->i_ino > UINT32_MAX)
+		return -ENOENT;
+	ei = ext2_iget(EXT2_SB(inode->i_sb), inode->i_ino, &err);
+	if (!ei)
+		return err;
+	inode->i_private = ei;
+	inode->i_blksize = EXT2_SB(inode->i_sb)->s_blocksize;
+	ext2_update_attrs(inode);
+	if (S_ISDIR(inode->i_mode)) {
+		inode->i_op = &ext2_dir_inode_operations;
+		inode->i_fop = &ext2_dir_operations;
+	} else if (S_ISREG(inode->i_mode)) {
+		inode->i_op = &ext2_file_inode_operations;
+		inode->i_fop = &ext2_file_operations;
+	}
+	/* Symbolic links and device nodes: no operations yet. */
+	return 0;
+}
+
+static void ext2_vfs_evict_inode(struct inode *inode)
+{
+	ext2_iput(EXT2_I(inode));
+}
+
+static const struct super_operations ext2_sops = {
+	.read_inode = ext2_vfs_read_inode,
+	.evict_inode = ext2_vfs_evict_inode,
+};
+
+/* --- inode_operations ------------------------------------------------------ */
+
+static int ext2_vfs_lookup(struct inode *dir, const char *name, struct inode **res)
+{
+	uint32_t ino;
+	int err = ext2_lookup(EXT2_I(dir), name, &ino);
+
+	return err ? err : iget(dir->i_sb, ino, res);
+}
+
+static int ext2_vfs_create(struct inode *dir, const char *name, umode_t mode, struct inode **res)
+{
+	uint32_t ino;
+	int err = ext2_create(EXT2_I(dir), name, mode, &ino);
+
+	ext2_update_attrs(dir);
+	return err ? err : iget(dir->i_sb, ino, res);
+}
+
+static int ext2_vfs_mkdir(struct inode *dir, const char *name, umode_t mode)
+{
+	uint32_t ino;
+	int err = ext2_mkdir(EXT2_I(dir), name, mode, &ino);
+
+	ext2_update_attrs(dir);
+	return err;
+}
+
+static int ext2_vfs_rmdir(struct inode *dir, const char *name, struct inode *victim)
+{
+	int err = ext2_rmdir(EXT2_I(dir), name);
+
+	ext2_update_attrs(dir);
+	ext2_update_attrs(victim);
+	return err;
+}
+
+static int ext2_vfs_unlink(struct inode *dir, const char *name, struct inode *victim)
+{
+	int err = ext2_unlink(EXT2_I(dir), name);
+
+	ext2_update_attrs(dir);
+	ext2_update_attrs(victim);
+	return err;
+}
+
+static int ext2_vfs_rename(struct inode *old_dir, const char *old_name, struct inode *src,
+			   struct inode *new_dir, const char *new_name, struct inode *target)
+{
+	int err = ext2_rename(EXT2_I(old_dir), old_name, EXT2_I(new_dir), new_name);
+
+	ext2_update_attrs(old_dir);
+	ext2_update_attrs(new_dir);
+	ext2_update_attrs(src);
+	if (target)
+		ext2_update_attrs(target);
+	return err;
+}
+
+static int ext2_vfs_truncate(struct inode *inode, loff_t size)
+{
+	int err = ext2_truncate(EXT2_I(inode), size);
+
+	ext2_update_attrs(inode);
+	return err;
+}
+
+static const struct inode_operations ext2_dir_inode_operations = {
+	.lookup = ext2_vfs_lookup,
+	.create = ext2_vfs_create,
+	.mkdir = ext2_vfs_mkdir,
+	.rmdir = ext2_vfs_rmdir,
+	.unlink = ext2_vfs_unlink,
+	.rename = ext2_vfs_rename,
+};
+
+static const struct inode_operations ext2_file_inode_operations = {
+	.truncate = ext2_vfs_truncate,
+};
+
+/* --- file_operations -------------------------------------------------------- */
+
+static long ext2_file_read(struct file *file, void *buf, size_t len, loff_t *pos)
+{
+	long n;
+
+	if (*pos < 0)
+		return -EINVAL;
+	n = ext2_read(EXT2_I(file->f_inode), *pos, buf, len);
+	if (n > 0)
+		*pos += n;
+	return n;
+}
+
+static long ext2_file_write(struct file *file, const void *buf, size_t len, loff_t *pos)
+{
+	long n;
+
+	if (*pos < 0)
+		return -EINVAL;
+	n = ext2_write(EXT2_I(file->f_inode), *pos, buf, len);
+	if (n > 0)
+		*pos += n;
+	ext2_update_attrs(file->f_inode);
+	return n;
+}
+
+static int ext2_vfs_fsync(struct file *file)
+{
+	return ext2_sync(EXT2_SB(file->f_inode->i_sb));
+}
+
+struct ext2_filldir_ctx {
+	filldir_t filldir;
+	void *ctx;
+};
+
+static int ext2_vfs_filldir(void *ctx, const char *name, unsigned int name_len,
+			    uint32_t ino, unsigned int file_type)
+{
+	static const unsigned char dt[EXT2_FT_MAX] = {
+		[EXT2_FT_UNKNOWN] = DT_UNKNOWN, [EXT2_FT_REG_FILE] = DT_REG,
+		[EXT2_FT_DIR] = DT_DIR, [EXT2_FT_CHRDEV] = DT_CHR,
+		[EXT2_FT_BLKDEV] = DT_BLK, [EXT2_FT_FIFO] = DT_FIFO,
+		[EXT2_FT_SOCK] = DT_SOCK, [EXT2_FT_SYMLINK] = DT_LNK,
+	};
+	struct ext2_filldir_ctx *c = ctx;
+
+	return c->filldir(c->ctx, name, name_len, ino,
+			  file_type < EXT2_FT_MAX ? dt[file_type] : DT_UNKNOWN);
+}
+
+static int ext2_vfs_iterate(struct file *file, filldir_t filldir, void *ctx)
+{
+	struct ext2_filldir_ctx c = { filldir, ctx };
+	uint64_t pos;
+	int err;
+
+	if (file->f_pos < 0)
+		return -EINVAL;
+	pos = file->f_pos;
+	err = ext2_readdir(EXT2_I(file->f_inode), &pos, ext2_vfs_filldir, &c);
+	file->f_pos = pos;
+	return err;
+}
+
+static const struct file_operations ext2_file_operations = {
+	.read = ext2_file_read,
+	.write = ext2_file_write,
+	.fsync = ext2_vfs_fsync,
+};
+
+static const struct file_operations ext2_dir_operations = {
+	.iterate = ext2_vfs_iterate,
+	.fsync = ext2_vfs_fsync,
+};
+
+/* --- the type ---------------------------------------------------------------- */
+
+static int ext2_vfs_mount(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi;
+	int err;
+
+	sbi = ext2_mount(sb->s_bdev, &err);
+	if (!sbi)
+		return err;
+	sb->s_fs_info = sbi;
+	sb->s_op = &ext2_sops;
+	err = iget(sb, EXT2_ROOT_INO, &sb->s_root);
+	if (!err && !S_ISDIR(sb->s_root->i_mode)) {
+		printk(KERN_ERR "EXT2-fs (%s): corrupt root inode, run e2fsck\n", sb->s_bdev->name);
+		iput(sb->s_root);
+		err = -EINVAL;
+	}
+	if (err)
+		ext2_unmount(sbi);
+	return err;
+}
+
+struct file_system_type ext2_fs_type = {
+	.name = "ext2",
+	.fs_flags = FS_REQUIRES_DEV,
+	.mount = ext2_vfs_mount,
+};

@@ -1,0 +1,162 @@
+/*
+ * Filesystem types and mounting (Linux's fs/filesystems.c, super.c and
+ * namespace.c, reduced to their idea).
+ *
+ * register_filesystem() puts a file_system_type on a list.  do_mount()
+ * makes a super_block, lets the type fill it (for a type on a device,
+ * after finding the device and checking nobody mounted it already), and
+ * records a vfsmount: the super_block and the directory inode it hides,
+ * which the mount holds and marks i_mounted so path walks step into the
+ * mounted root (see fs/vfs.h).  The first mount is the root: "/" before
+ * anything is mounted; init_fs's root and working directory start there.
+ *
+ * There is no umount yet, so a mount lives for the rest of the boot.
+ */
+#include <fs/vfs.h>
+#include <mm/slab.h>
+#include <pageturn/panic.h>
+#include <pageturn/string.h>
+#include <uapi/errno.h>
+
+#include "internal.h"
+
+static LIST_HEAD(file_systems);
+static LIST_HEAD(mounts);
+
+struct fs_struct init_fs;
+
+int register_filesystem(struct file_system_type *fs)
+{
+	struct file_system_type *p;
+
+	list_for_each_entry(p, &file_systems, fs_list)
+		if (strcmp(p->name, fs->name) == 0)
+			return -EBUSY;
+	list_add_tail(&fs->fs_list, &file_systems);
+	return 0;
+}
+
+void vfs_init(void)
+{
+	if (register_filesystem(&ext2_fs_type) || register_filesystem(&proc_fs_type))
+		panic("vfs_init: a filesystem type registered twice");
+}
+
+static struct file_system_type *get_fs_type(const char *name)
+{
+	struct file_system_type *p;
+
+	list_for_each_entry(p, &file_systems, fs_list)
+		if (strcmp(p->name, name) == 0)
+			return p;
+	return NULL;
+}
+
+/* The block device dev_name ("vda" or "/dev/vda"), if not mounted yet:
+ * 0, -ENOENT or -EBUSY. */
+static int get_bdev(const char *dev_name, struct block_device **res)
+{
+	struct vfsmount *mnt;
+
+	if (!dev_name)
+		return -EINVAL;
+	if (strncmp(dev_name, "/dev/", 5) == 0)
+		dev_name += 5;
+	*res = lookup_bdev(dev_name);
+	if (!*res)
+		return -ENOENT;
+	list_for_each_entry(mnt, &mounts, mnt_list)
+		if (mnt->mnt_sb->s_bdev == *res)
+			return -EBUSY;
+	return 0;
+}
+
+/*
+ * Where a new mount goes: the directory dir names, held in *res, or NULL
+ * for the root mount.  -EBUSY when dir is the root or a mount point.
+ */
+static int get_mountpoint(const char *dir, struct inode **res)
+{
+	struct inode *inode;
+	int err;
+
+	if (!dir)
+		return -EINVAL;
+	if (!init_fs.root) {
+		if (strcmp(dir, "/") != 0)
+			return -ENOENT;
+		*res = NULL;
+		return 0;
+	}
+	err = path_lookup(dir, &inode);
+	if (err)
+		return err;
+	if (!S_ISDIR(inode->i_mode))
+		err = -ENOTDIR;
+	else if (inode->i_mounted || inode == inode->i_sb->s_root)
+		err = -EBUSY;	/* stacking mounts is not supported */
+	if (err) {
+		iput(inode);
+		return err;
+	}
+	*res = inode;
+	return 0;
+}
+
+int do_mount(const char *dev_name, const char *dir, const char *fstype)
+{
+	struct file_system_type *type = fstype ? get_fs_type(fstype) : NULL;
+	struct inode *mountpoint;
+	struct super_block *sb;
+	struct vfsmount *mnt;
+	int err;
+
+	if (!type)
+		return -ENODEV;
+	err = get_mountpoint(dir, &mountpoint);
+	if (err)
+		return err;
+	sb = kzalloc(sizeof(*sb), GFP_KERNEL);
+	mnt = kzalloc(sizeof(*mnt), GFP_KERNEL);
+	err = sb && mnt ? 0 : -ENOMEM;
+	if (!err) {
+		sb->s_type = type;
+		INIT_LIST_HEAD(&sb->s_inodes);
+		if (type->fs_flags & FS_REQUIRES_DEV)
+			err = get_bdev(dev_name, &sb->s_bdev);
+	}
+	if (!err)
+		err = type->mount(sb);
+	if (err) {
+		kfree(mnt);
+		kfree(sb);
+		if (mountpoint)
+			iput(mountpoint);
+		return err;
+	}
+	mnt->mnt_sb = sb;
+	mnt->mnt_mountpoint = mountpoint;
+	sb->s_mount = mnt;
+	list_add_tail(&mnt->mnt_list, &mounts);
+	if (mountpoint) {
+		mountpoint->i_mounted = true;
+	} else {
+		ihold(sb->s_root);
+		init_fs.root = sb->s_root;
+		ihold(sb->s_root);
+		init_fs.pwd = sb->s_root;
+	}
+	return 0;
+}
+
+/* The root of the filesystem mounted on directory mountpoint. */
+struct inode *lookup_mnt(struct inode *mountpoint)
+{
+	struct vfsmount *mnt;
+
+	list_for_each_entry(mnt, &mounts, mnt_list)
+		if (mnt->mnt_mountpoint == mountpoint)
+			return mnt->mnt_sb->s_root;
+	panic("lookup_mnt: inode %lu is marked mounted but has no mount",
+	      (unsigned long)mountpoint->i_ino);
+}
