@@ -78,7 +78,11 @@ struct address_space;
  *                  is not uptodate).
  *   writepage      Called with the page locked, uptodate, PG_writeback set
  *                  and PG_dirty just cleared.  Write it to the backing
- *                  store, allocating what it needs; 0 or -errno.
+ *                  store, allocating what it needs; 0 or -errno.  Or
+ *                  AOP_WRITEPAGE_ACTIVATE: the page cannot be written
+ *                  now and must stay (tmpfs without swap); like an error
+ *                  it leaves the page dirty (write_one_page), and reclaim
+ *                  should put it back on the active list, as Linux does.
  *   prepare_write  Optional.  Called with the page locked and uptodate or
  *                  about to be overwritten in [from, to), before write()
  *                  copies into that range: reserve the backing store the
@@ -91,6 +95,9 @@ struct address_space_operations {
 	int (*prepare_write)(struct address_space *mapping, struct page *page,
 			     unsigned int from, unsigned int to);
 };
+
+/* writepage's "keep this page in memory and active" (Linux's value). */
+#define AOP_WRITEPAGE_ACTIVATE	0x80000
 
 /* mapping->flags bits */
 enum mapping_flags {

@@ -9,13 +9,15 @@
  * without a root: the tests and the boot report still run.
  *
  * Then the directories every Linux system expects: /proc, with procfs
- * mounted on it (Linux's init mounts it from userspace; with no userspace
- * yet the kernel does), and /tmp.  git cannot keep empty directories in
- * rootfs/, so both are made here when the image lacks them.  /tmp is a
- * plain directory of the root filesystem for now, not a tmpfs.
+ * mounted on it, and /tmp, with a tmpfs of the default size (half of RAM)
+ * on it (Linux's init mounts both from userspace; with no userspace yet
+ * the kernel does).  git cannot keep empty directories in rootfs/, so
+ * both are made here when the image lacks them.
  */
+#include <asm/page.h>
 #include <fs/do_mounts.h>
 #include <fs/vfs.h>
+#include <mm/shmem.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
@@ -35,6 +37,24 @@ static int ensure_dir(const char *path)
 	else
 		printk(KERN_INFO "VFS: created %s on the root filesystem\n", path);
 	return err;
+}
+
+/* Mount a tmpfs on /tmp and log its size limit. */
+static void mount_tmp(void)
+{
+	unsigned long max_pages, used_pages;
+	int err = shmem_init();
+
+	if (!err)
+		err = do_mount("none", "/tmp", "tmpfs");
+	if (!err)
+		err = shmem_usage("/tmp", &max_pages, &used_pages);
+	if (err) {
+		printk(KERN_ERR "VFS: cannot mount tmpfs on /tmp: error %d\n", err);
+		return;
+	}
+	printk(KERN_INFO "tmpfs: mounted on /tmp, size limit %lu MiB\n",
+	       max_pages >> (20 - PAGE_SHIFT));
 }
 
 void mount_root(void)
@@ -59,5 +79,6 @@ void mount_root(void)
 		if (err)
 			printk(KERN_ERR "VFS: cannot mount proc on /proc: error %d\n", err);
 	}
-	ensure_dir("/tmp");
+	if (!ensure_dir("/tmp"))
+		mount_tmp();
 }

@@ -1,0 +1,660 @@
+/*
+ * tmpfs: a filesystem that lives in RAM (Linux's mm/shmem.c, without
+ * swap, symlinks, hard links or mmap yet).
+ *
+ * File data.  A regular file's bytes live only in the page cache of its
+ * own address_space, which is swap-backed (AS_SWAPBACKED): there is no
+ * backing store but swap.  So add_to_page_cache_lru gives every page
+ * PG_swapbacked and puts it on the active anon list (reclaim-reference.md
+ * 3.2): /proc/meminfo shows tmpfs data under Active(anon)/Inactive(anon)
+ * and in Cached (NR_FILE_PAGES), never on the file lists.  read() and
+ * write() are filemap_read and filemap_write; the address_space_operations
+ * are:
+ *
+ *   readpage       a page that was never written (a hole, or past a
+ *                  write's partial page) reads as zeroes;
+ *   prepare_write  charges a new page against the size limit;
+ *   writepage      keeps the page: the only place it could go is swap,
+ *                  and there is none yet, so it answers
+ *                  AOP_WRITEPAGE_ACTIVATE.  The page stays dirty (written
+ *                  pages are dirty for life, so reclaim never takes them
+ *                  for clean) and reclaim should activate it, as Linux's
+ *                  shmem_writepage asks when swap is off or full.  When
+ *                  swap exists, this is where a page moves to the swap
+ *                  cache.  fsync has nothing to write and returns 0.
+ *
+ * The size limit (size=, default half of RAM as Linux's) counts the pages
+ * in the files' caches, in sbinfo->used_blocks: a page is charged when it
+ * enters a cache (readpage, or prepare_write of a page about to be wholly
+ * overwritten) and -ENOSPC refuses it past the limit, so write() fails
+ * cleanly and the page is dropped again.  Each inode counts its charged
+ * pages in alloced; after pages leave the cache (truncate, the last iput)
+ * shmem_recalc_inode returns the difference to the super block, as
+ * Linux's shmem_recalc_inode does.  A read of a hole caches a zero page
+ * (Linux maps ZERO_PAGE instead), so it is charged too: reading a hole of
+ * a full tmpfs fails with -ENOSPC rather than pass the limit.
+ *
+ * The namespace.  Every tmpfs inode is in the VFS inode cache for as long
+ * as it exists: a directory entry (struct shmem_dirent, on its
+ * directory's list) holds a reference to the inode it names, as Linux's
+ * pinned dentries do, and the super block holds the root.  So lookup
+ * returns the entry's inode with another reference, and s_op->read_inode
+ * is only reached by shmem_get_inode for a fresh inode number.  Removing
+ * the last name (unlink, rmdir, rename over it) drops the link count to 0
+ * and that reference; the inode dies at the last iput, from the name or
+ * from an open file, when evict_inode drops its pages (off the cache and
+ * the anon LRU, back to the allocator) and returns their charge.
+ * Directories have nlink 2 plus one per subdirectory and a bogus size of
+ * 20 bytes per entry (Linux's BOGO_DIRENT_SIZE); nothing can be created
+ * in a directory that was removed (-ENOENT).
+ *
+ * readdir positions: 0 is ".", 1 is "..", and each entry gets the next
+ * number of its directory (cookie, from 2) when it is made, so the list
+ * is in cookie order and f_pos is the cookie to resume from: entries
+ * removed or added during a listing do not make it repeat or skip others.
+ *
+ * One CPU, no sleeping: nothing here locks (see fs/vfs.h).
+ */
+#include <fs/vfs.h>
+#include <mm/mm.h>
+#include <mm/pagemap.h>
+#include <mm/shmem.h>
+#include <mm/slab.h>
+#include <mm/swap.h>
+#include <pageturn/string.h>
+#include <uapi/errno.h>
+
+#define BOGO_DIRENT_SIZE	20	/* a directory's i_size per entry */
+#define SHMEM_ROOT_MODE		(S_IFDIR | S_ISVTX | S_IRWXU | S_IRWXG | S_IRWXO)	/* 1777, as /tmp */
+#define BLOCKS_PER_PAGE		(PAGE_SIZE / 512)
+
+struct shmem_sb_info {
+	unsigned long max_blocks;	/* the size limit in pages; 0: none */
+	unsigned long used_blocks;	/* pages charged, in all the files */
+	uint64_t next_ino;
+};
+
+struct shmem_dirent {
+	struct list_head list;		/* on the directory's entries, by cookie */
+	struct inode *inode;		/* held: the link */
+	uint64_t cookie;		/* readdir position */
+	char name[];
+};
+
+struct shmem_inode_info {
+	struct address_space mapping;	/* a regular file's data */
+	unsigned long alloced;		/* pages charged to the super block */
+	struct list_head entries;	/* a directory's shmem_dirents */
+	uint64_t next_cookie;		/* a directory's next readdir position */
+	struct inode *parent;		/* a directory's "..", not held */
+};
+
+static const struct inode_operations shmem_dir_inode_operations;
+static const struct inode_operations shmem_file_inode_operations;
+static const struct file_operations shmem_dir_operations;
+static const struct file_operations shmem_file_operations;
+static const struct address_space_operations shmem_aops;
+
+static struct shmem_inode_info *SHMEM_I(const struct inode *inode)
+{
+	return inode->i_private;
+}
+
+static struct shmem_sb_info *SHMEM_SB(const struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+/* --- the size limit ------------------------------------------------------------ */
+
+/* Charge one new page of inode: 0 or -ENOSPC. */
+static int shmem_charge(struct inode *inode)
+{
+	struct shmem_sb_info *sbinfo = SHMEM_SB(inode->i_sb);
+	struct shmem_inode_info *info = SHMEM_I(inode);
+
+	if (sbinfo->max_blocks && sbinfo->used_blocks >= sbinfo->max_blocks)
+		return -ENOSPC;
+	sbinfo->used_blocks++;
+	info->alloced++;
+	inode->i_blocks = info->alloced * BLOCKS_PER_PAGE;
+	return 0;
+}
+
+/* Return the charge of the pages that have left inode's cache. */
+static void shmem_recalc_inode(struct inode *inode)
+{
+	struct shmem_inode_info *info = SHMEM_I(inode);
+	unsigned long freed = info->alloced - info->mapping.nrpages;
+
+	SHMEM_SB(inode->i_sb)->used_blocks -= freed;
+	info->alloced -= freed;
+	inode->i_blocks = info->alloced * BLOCKS_PER_PAGE;
+}
+
+/*
+ * Parse a size= value into pages: N bytes, Nk, Nm, Ng (either case), or
+ * N% of RAM; rounded up.  0 or -EINVAL.
+ */
+static int shmem_parse_size(const char *s, unsigned long *pages)
+{
+	uint64_t n = 0, bytes;
+	unsigned int shift = 0;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++)
+		if (__builtin_mul_overflow(n, 10, &n) || __builtin_add_overflow(n, *s - '0', &n))
+			return -EINVAL;
+	if (*s == '%') {
+		if (s[1] || n > 100)
+			return -EINVAL;
+		*pages = totalram_pages * n / 100;
+		return 0;
+	}
+	switch (*s) {
+	case 'g': case 'G':
+		shift += 10;
+		/* fall through */
+	case 'm': case 'M':
+		shift += 10;
+		/* fall through */
+	case 'k': case 'K':
+		shift += 10;
+		s++;
+	}
+	if (*s || n > (~0ull >> shift) - PAGE_SIZE)
+		return -EINVAL;
+	bytes = n << shift;
+	*pages = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	return 0;
+}
+
+/* Parse comma-separated options into *max_blocks: 0 or -EINVAL. */
+static int shmem_parse_options(const char *options, unsigned long *max_blocks)
+{
+	const char *comma;
+	char opt[32];
+	size_t len;
+	int err;
+
+	while (*options) {
+		comma = strchr(options, ',');
+		len = comma ? (size_t)(comma - options) : strlen(options);
+		if (len >= sizeof(opt))
+			return -EINVAL;
+		memcpy(opt, options, len);
+		opt[len] = '\0';
+		options += len + (comma != NULL);
+		if (strncmp(opt, "size=", 5) != 0)
+			return -EINVAL;
+		err = shmem_parse_size(opt + 5, max_blocks);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* --- the page cache's operations --------------------------------------------------- */
+
+static int shmem_readpage(struct address_space *mapping, struct page *page)
+{
+	int err = shmem_charge(mapping->host);
+
+	if (err)
+		return err;
+	memset(page_address(page), 0, PAGE_SIZE);
+	SetPageUptodate(page);
+	return 0;
+}
+
+static int shmem_prepare_write(struct address_space *mapping, struct page *page,
+			       unsigned int from, unsigned int to)
+{
+	(void)from;
+	(void)to;
+	/* An uptodate page was charged when it entered the cache. */
+	return PageUptodate(page) ? 0 : shmem_charge(mapping->host);
+}
+
+static int shmem_writepage(struct address_space *mapping, struct page *page)
+{
+	(void)mapping;
+	(void)page;
+	return AOP_WRITEPAGE_ACTIVATE;	/* no swap: the data stays in RAM */
+}
+
+static const struct address_space_operations shmem_aops = {
+	.readpage = shmem_readpage,
+	.writepage = shmem_writepage,
+	.prepare_write = shmem_prepare_write,
+};
+
+/* --- inodes ---------------------------------------------------------------------- */
+
+/* Only for a fresh inode number (see the top of the file): an empty inode. */
+static int shmem_read_inode(struct inode *inode)
+{
+	struct shmem_inode_info *info = kzalloc(sizeof(*info), GFP_KERNEL);
+
+	if (!info)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&info->entries);
+	inode->i_private = info;
+	inode->i_blksize = PAGE_SIZE;
+	return 0;
+}
+
+static void shmem_evict_inode(struct inode *inode)
+{
+	struct shmem_inode_info *info = SHMEM_I(inode);
+
+	if (S_ISREG(inode->i_mode)) {
+		truncate_inode_pages(&info->mapping, 0);
+		shmem_recalc_inode(inode);
+	}
+	kfree(info);
+}
+
+static const struct super_operations shmem_sops = {
+	.read_inode = shmem_read_inode,
+	.evict_inode = shmem_evict_inode,
+};
+
+/*
+ * A new inode of mode (S_IFREG or S_IFDIR and permissions) whose parent
+ * is dir (NULL: the root, its own parent), held in *res; not linked yet.
+ */
+static int shmem_get_inode(struct super_block *sb, struct inode *dir, umode_t mode,
+			   struct inode **res)
+{
+	struct inode *inode;
+	int err = iget(sb, SHMEM_SB(sb)->next_ino++, &inode);
+
+	if (err)
+		return err;
+	inode->i_mode = mode;
+	if (S_ISDIR(mode)) {
+		inode->i_nlink = 2;
+		inode->i_op = &shmem_dir_inode_operations;
+		inode->i_fop = &shmem_dir_operations;
+		SHMEM_I(inode)->parent = dir ? dir : inode;
+		SHMEM_I(inode)->next_cookie = 2;
+	} else {
+		inode->i_nlink = 1;
+		inode->i_op = &shmem_file_inode_operations;
+		inode->i_fop = &shmem_file_operations;
+		address_space_init(&SHMEM_I(inode)->mapping, inode, &shmem_aops, true);
+	}
+	*res = inode;
+	return 0;
+}
+
+/* --- directory entries ------------------------------------------------------------- */
+
+static struct shmem_dirent *shmem_find_entry(struct inode *dir, const char *name)
+{
+	struct shmem_dirent *de;
+
+	list_for_each_entry(de, &SHMEM_I(dir)->entries, list)
+		if (strcmp(de->name, name) == 0)
+			return de;
+	return NULL;
+}
+
+/* Link inode as name in dir, taking a reference for the link: 0 or -ENOMEM. */
+static int shmem_add_entry(struct inode *dir, const char *name, struct inode *inode)
+{
+	size_t len = strlen(name);
+	struct shmem_dirent *de = kmalloc(sizeof(*de) + len + 1, GFP_KERNEL);
+
+	if (!de)
+		return -ENOMEM;
+	memcpy(de->name, name, len + 1);
+	ihold(inode);
+	de->inode = inode;
+	de->cookie = SHMEM_I(dir)->next_cookie++;
+	list_add_tail(&de->list, &SHMEM_I(dir)->entries);
+	dir->i_size += BOGO_DIRENT_SIZE;
+	return 0;
+}
+
+/* Unlink an entry of dir, dropping the link's reference. */
+static void shmem_del_entry(struct inode *dir, struct shmem_dirent *de)
+{
+	list_del(&de->list);
+	dir->i_size -= BOGO_DIRENT_SIZE;
+	iput(de->inode);
+	kfree(de);
+}
+
+/* The link count of inode, which just lost its name in dir. */
+static void shmem_drop_nlink(struct inode *dir, struct inode *inode)
+{
+	if (S_ISDIR(inode->i_mode)) {
+		inode->i_nlink = 0;
+		dir->i_nlink--;		/* inode's ".." */
+	} else {
+		inode->i_nlink--;
+	}
+}
+
+/* --- inode_operations --------------------------------------------------------------- */
+
+static int shmem_lookup(struct inode *dir, const char *name, struct inode **res)
+{
+	struct shmem_dirent *de;
+
+	if (strcmp(name, "..") == 0) {
+		if (!dir->i_nlink)
+			return -ENOENT;
+		ihold(SHMEM_I(dir)->parent);
+		*res = SHMEM_I(dir)->parent;
+		return 0;
+	}
+	de = shmem_find_entry(dir, name);
+	if (!de)
+		return -ENOENT;
+	ihold(de->inode);
+	*res = de->inode;
+	return 0;
+}
+
+/* Make and link a new inode of mode as name in dir, held in *res. */
+static int shmem_mknod(struct inode *dir, const char *name, umode_t mode, struct inode **res)
+{
+	struct inode *inode;
+	int err;
+
+	if (!dir->i_nlink)
+		return -ENOENT;
+	if (shmem_find_entry(dir, name))
+		return -EEXIST;
+	err = shmem_get_inode(dir->i_sb, dir, mode, &inode);
+	if (err)
+		return err;
+	err = shmem_add_entry(dir, name, inode);
+	if (err) {
+		iput(inode);
+		return err;
+	}
+	if (S_ISDIR(mode))
+		dir->i_nlink++;
+	*res = inode;
+	return 0;
+}
+
+static int shmem_create(struct inode *dir, const char *name, umode_t mode, struct inode **res)
+{
+	return shmem_mknod(dir, name, S_IFREG | (mode & S_IALLUGO), res);
+}
+
+static int shmem_mkdir(struct inode *dir, const char *name, umode_t mode)
+{
+	struct inode *inode;
+	int err = shmem_mknod(dir, name, S_IFDIR | (mode & S_IALLUGO), &inode);
+
+	if (!err)
+		iput(inode);
+	return err;
+}
+
+static int shmem_unlink(struct inode *dir, const char *name, struct inode *victim)
+{
+	struct shmem_dirent *de = shmem_find_entry(dir, name);
+
+	if (!de || de->inode != victim)
+		return -ENOENT;
+	shmem_drop_nlink(dir, victim);
+	shmem_del_entry(dir, de);
+	return 0;
+}
+
+static int shmem_rmdir(struct inode *dir, const char *name, struct inode *victim)
+{
+	if (!list_empty(&SHMEM_I(victim)->entries))
+		return -ENOTEMPTY;
+	return shmem_unlink(dir, name, victim);
+}
+
+/* Is dir inside directory ancestor (or ancestor itself)? */
+static bool shmem_is_subdir(struct inode *dir, struct inode *ancestor)
+{
+	for (;;) {
+		if (dir == ancestor)
+			return true;
+		if (SHMEM_I(dir)->parent == dir)
+			return false;
+		dir = SHMEM_I(dir)->parent;
+	}
+}
+
+/*
+ * Move src from old_name in old_dir to new_name in new_dir, replacing
+ * target if there is one (the VFS has checked the types match).  Nothing
+ * changes on an error: -ENOENT (a name is gone, new_dir was removed),
+ * -EINVAL (a directory into itself), -ENOTEMPTY, -ENOMEM.
+ */
+static int shmem_rename(struct inode *old_dir, const char *old_name, struct inode *src,
+			struct inode *new_dir, const char *new_name, struct inode *target)
+{
+	struct shmem_dirent *old_de = shmem_find_entry(old_dir, old_name);
+	struct shmem_dirent *new_de = shmem_find_entry(new_dir, new_name);
+	int err;
+
+	if (!old_de || old_de->inode != src || !new_dir->i_nlink ||
+	    (new_de ? new_de->inode : NULL) != target)
+		return -ENOENT;
+	if (S_ISDIR(src->i_mode) && shmem_is_subdir(new_dir, src))
+		return -EINVAL;
+	if (target && S_ISDIR(target->i_mode) && !list_empty(&SHMEM_I(target)->entries))
+		return -ENOTEMPTY;
+	if (target) {
+		/* The entry now names src; the link to target goes. */
+		shmem_drop_nlink(new_dir, target);
+		ihold(src);
+		new_de->inode = src;
+		iput(target);
+	} else {
+		err = shmem_add_entry(new_dir, new_name, src);
+		if (err)
+			return err;
+	}
+	if (S_ISDIR(src->i_mode) && old_dir != new_dir) {
+		old_dir->i_nlink--;
+		new_dir->i_nlink++;
+		SHMEM_I(src)->parent = new_dir;
+	}
+	shmem_del_entry(old_dir, old_de);
+	return 0;
+}
+
+static int shmem_truncate(struct inode *inode, loff_t size)
+{
+	if (size < inode->i_size) {
+		truncate_inode_pages(&SHMEM_I(inode)->mapping, size);
+		shmem_recalc_inode(inode);
+	}
+	inode->i_size = size;
+	return 0;
+}
+
+static const struct inode_operations shmem_dir_inode_operations = {
+	.lookup = shmem_lookup,
+	.create = shmem_create,
+	.mkdir = shmem_mkdir,
+	.rmdir = shmem_rmdir,
+	.unlink = shmem_unlink,
+	.rename = shmem_rename,
+};
+
+static const struct inode_operations shmem_file_inode_operations = {
+	.truncate = shmem_truncate,
+};
+
+/* --- file_operations ------------------------------------------------------------------ */
+
+static long shmem_file_read(struct file *file, void *buf, size_t len, loff_t *pos)
+{
+	struct inode *inode = file->f_inode;
+	long n;
+
+	if (*pos < 0)
+		return -EINVAL;
+	n = filemap_read(&SHMEM_I(inode)->mapping, *pos, buf, len, inode->i_size);
+	if (n > 0)
+		*pos += n;
+	return n;
+}
+
+static long shmem_file_write(struct file *file, const void *buf, size_t len, loff_t *pos)
+{
+	struct inode *inode = file->f_inode;
+	loff_t end;
+	long n;
+
+	if (*pos < 0)
+		return -EINVAL;
+	if (__builtin_add_overflow(*pos, (loff_t)len, &end))
+		return -EFBIG;
+	n = filemap_write(&SHMEM_I(inode)->mapping, *pos, buf, len);
+	if (n > 0) {
+		*pos += n;
+		if (*pos > inode->i_size)
+			inode->i_size = *pos;
+	}
+	return n;
+}
+
+/* The data is in memory, which is where fsync would put it. */
+static int shmem_fsync(struct file *file)
+{
+	(void)file;
+	return 0;
+}
+
+static int shmem_iterate(struct file *file, filldir_t filldir, void *ctx)
+{
+	struct inode *dir = file->f_inode;
+	struct shmem_dirent *de;
+
+	if (file->f_pos < 0)
+		return -EINVAL;
+	if (file->f_pos == 0) {
+		if (filldir(ctx, ".", 1, dir->i_ino, DT_DIR))
+			return 0;
+		file->f_pos = 1;
+	}
+	if (file->f_pos == 1) {
+		if (filldir(ctx, "..", 2, SHMEM_I(dir)->parent->i_ino, DT_DIR))
+			return 0;
+		file->f_pos = 2;
+	}
+	list_for_each_entry(de, &SHMEM_I(dir)->entries, list) {
+		if (de->cookie < (uint64_t)file->f_pos)
+			continue;
+		if (filldir(ctx, de->name, strlen(de->name), de->inode->i_ino,
+			    S_ISDIR(de->inode->i_mode) ? DT_DIR : DT_REG))
+			return 0;
+		file->f_pos = de->cookie + 1;
+	}
+	return 0;
+}
+
+static const struct file_operations shmem_file_operations = {
+	.read = shmem_file_read,
+	.write = shmem_file_write,
+	.fsync = shmem_fsync,
+};
+
+static const struct file_operations shmem_dir_operations = {
+	.iterate = shmem_iterate,
+	.fsync = shmem_fsync,
+};
+
+/* --- the type ----------------------------------------------------------------------------- */
+
+static int shmem_fill_super(struct super_block *sb)
+{
+	struct shmem_sb_info *sbinfo = kzalloc(sizeof(*sbinfo), GFP_KERNEL);
+	int err;
+
+	if (!sbinfo)
+		return -ENOMEM;
+	sbinfo->max_blocks = totalram_pages / 2;
+	sbinfo->next_ino = 1;
+	sb->s_fs_info = sbinfo;
+	sb->s_op = &shmem_sops;
+	err = shmem_get_inode(sb, NULL, SHMEM_ROOT_MODE, &sb->s_root);
+	if (err)
+		kfree(sbinfo);
+	return err;
+}
+
+struct file_system_type shmem_fs_type = {
+	.name = "tmpfs",
+	.mount = shmem_fill_super,
+};
+
+int shmem_init(void)
+{
+	return register_filesystem(&shmem_fs_type);
+}
+
+/* The super block of the tmpfs whose root is dir, in *res. */
+static int shmem_get_sb(const char *dir, struct super_block **res)
+{
+	struct inode *inode;
+	int err = path_lookup(dir, &inode);
+
+	if (err)
+		return err;
+	if (inode->i_sb->s_type != &shmem_fs_type || inode != inode->i_sb->s_root)
+		err = -EINVAL;
+	*res = inode->i_sb;
+	iput(inode);	/* the super block holds its root */
+	return err;
+}
+
+int shmem_remount(const char *dir, const char *options)
+{
+	struct super_block *sb;
+	unsigned long max_blocks;
+	int err;
+
+	if (!options)
+		return -EINVAL;
+	err = shmem_get_sb(dir, &sb);
+	if (err)
+		return err;
+	max_blocks = SHMEM_SB(sb)->max_blocks;
+	err = shmem_parse_options(options, &max_blocks);
+	if (err)
+		return err;
+	if (max_blocks && max_blocks < SHMEM_SB(sb)->used_blocks)
+		return -EINVAL;
+	SHMEM_SB(sb)->max_blocks = max_blocks;
+	return 0;
+}
+
+int shmem_usage(const char *dir, unsigned long *max_pages, unsigned long *used_pages)
+{
+	struct super_block *sb;
+	int err;
+
+	if (!max_pages || !used_pages)
+		return -EINVAL;
+	err = shmem_get_sb(dir, &sb);
+	if (err)
+		return err;
+	*max_pages = SHMEM_SB(sb)->max_blocks;
+	*used_pages = SHMEM_SB(sb)->used_blocks;
+	return 0;
+}
+
+struct address_space *shmem_mapping(struct inode *inode)
+{
+	if (!inode || inode->i_sb->s_type != &shmem_fs_type || !S_ISREG(inode->i_mode))
+		return NULL;
+	return &SHMEM_I(inode)->mapping;
+}
