@@ -26,6 +26,7 @@
 #include <generated/version.h>
 #include <mm/early_ioremap.h>
 #include <mm/init.h>
+#include <mm/writeback.h>
 #include <pageturn/boot.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/irq.h>
@@ -99,6 +100,8 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	ktest_run_from_cmdline();
 
 	printk(KERN_INFO "Pageturn is up. Nothing more to start yet: idling.\n");
-	for (;;)
+	for (;;) {
 		hlt();
+		wb_flusher_poll();
+	}
 }

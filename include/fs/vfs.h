@@ -88,6 +88,9 @@ struct super_operations {
 	int (*read_inode)(struct inode *inode);
 	/* The last iput: release i_private. */
 	void (*evict_inode)(struct inode *inode);
+	/* Write back dirty data and metadata: 0 or -errno.  Optional: a
+	 * filesystem without a backing store (proc, tmpfs) has none. */
+	int (*sync_fs)(struct super_block *sb);
 };
 
 struct vfsmount {
@@ -211,6 +214,10 @@ int register_filesystem(struct file_system_type *fs);
  * -ENOTDIR, or the filesystem's error.
  */
 int do_mount(const char *dev_name, const char *dir, const char *fstype);
+
+/* Write back every mounted filesystem (sync(2) without the syscall):
+ * 0, or the first error (every filesystem is still tried). */
+int sync_filesystems(void);
 
 /* --- inode.c: the inode cache ---------------------------------------------- */
 

@@ -73,9 +73,15 @@ static void ext2_vfs_evict_inode(struct inode *inode)
 	ext2_iput(EXT2_I(inode));
 }
 
+static int ext2_vfs_sync_fs(struct super_block *sb)
+{
+	return ext2_sync(sb->s_fs_info);
+}
+
 static const struct super_operations ext2_sops = {
 	.read_inode = ext2_vfs_read_inode,
 	.evict_inode = ext2_vfs_evict_inode,
+	.sync_fs = ext2_vfs_sync_fs,
 };
 
 /* --- inode_operations ------------------------------------------------------ */

@@ -149,6 +149,23 @@ int do_mount(const char *dev_name, const char *dir, const char *fstype)
 	return 0;
 }
 
+int sync_filesystems(void)
+{
+	struct vfsmount *mnt;
+	int err, first = 0;
+
+	list_for_each_entry(mnt, &mounts, mnt_list) {
+		const struct super_operations *op = mnt->mnt_sb->s_op;
+
+		if (!op->sync_fs)
+			continue;
+		err = op->sync_fs(mnt->mnt_sb);
+		if (err && !first)
+			first = err;
+	}
+	return first;
+}
+
 /* The root of the filesystem mounted on directory mountpoint. */
 struct inode *lookup_mnt(struct inode *mountpoint)
 {

@@ -25,6 +25,7 @@ BOOT_REPORT = [
     r"boot: module 0 \[mem 0x[0-9a-f]{16}-0x[0-9a-f]{16}\] \"rootfs\"",
     r"blk: ram0 8 MiB \(16384 sectors of 512 bytes\), ramdisk$",
     r"VFS: Mounted root \(ext2 filesystem\) on device ram0\.",
+    r"tmpfs: mounted on /tmp, size limit \d+ MiB",
     r"^KTAP version 1",
 ]
 
@@ -41,7 +42,8 @@ def all_suites_pass(firmware):
         r"cmdline: loglevel=abc is not a number",
         r"^ok \d+ boot$", r"^ok \d+ timer$", r"^ok \d+ traps$", r"^ok \d+ console$",
         r"^ok \d+ mm$", r"^ok \d+ slab$", r"^ok \d+ block$", r"^ok \d+ lru$", r"^ok \d+ proc$",
-        r"^ok \d+ ext2$", r"^ok \d+ rootfs$", r"^ok \d+ vfs$",
+        r"^ok \d+ ext2$", r"^ok \d+ rootfs$", r"^ok \d+ writeback$", r"^ok \d+ vfs$",
+        r"^ok \d+ tmpfs$",
         r"# ktest: \d+ suites, 0 failed: PASS",
     ]
 
