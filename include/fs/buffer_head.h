@@ -2,7 +2,7 @@
  * The buffer cache: filesystem metadata blocks (superblock, group
  * descriptors, bitmaps, inode tables, directories, indirect blocks) read
  * and written through a block device, with Linux's names.  File data goes
- * through the page cache instead (later).
+ * through the page cache instead (mm/filemap.c).
  *
  * A buffer is one block of b_size bytes (the filesystem's block size) of
  * one device, cached by (device, block number).  __bread() returns it with

@@ -1,10 +1,10 @@
 /*
  * Pageturn's ext2 driver: the in-kernel interface (kernel/fs/ext2/).
  *
- * There is no VFS yet, so the driver exports plain functions over two
- * objects a VFS will later wrap: the mounted filesystem (ext2_sb_info, a
- * super_block's s_fs_info) and the in-core inode (ext2_inode_info, an
- * inode's private part).  Names are single path components; walking paths
+ * The driver exports plain functions over two objects that the VFS
+ * adapter (kernel/fs/ext2_vfs.c) wraps: the mounted filesystem
+ * (ext2_sb_info, a super_block's s_fs_info) and the in-core inode
+ * (ext2_inode_info, a VFS inode's i_private).  Names are single path components; walking paths
  * is the VFS's job.
  *
  * In-core inodes are shared and counted: ext2_iget() returns the same

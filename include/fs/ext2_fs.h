@@ -32,6 +32,12 @@
 /* Special inode numbers. */
 #define EXT2_BAD_INO		1
 #define EXT2_ROOT_INO		2
+
+/* An extended-attribute block starts with a header: magic, then the
+ * number of inodes sharing the block (Linux's struct ext2_xattr_header). */
+#define EXT2_XATTR_MAGIC	0xEA020000u
+#define EXT2_XATTR_MAGIC_OFF	0
+#define EXT2_XATTR_REFCOUNT_OFF	4
 #define EXT2_GOOD_OLD_FIRST_INO	11
 
 #define EXT2_MIN_BLOCK_LOG_SIZE	10

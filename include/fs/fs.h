@@ -1,9 +1,9 @@
 /*
  * The page cache's view of a file: struct address_space and its operations
  * (Linux's include/linux/fs.h, v2.6.28 names).  The VFS objects (struct
- * inode, struct file, struct super_block) will be added to this header by
- * the VFS work; until then a filesystem embeds an address_space in its own
- * in-core inode (ext2_inode_info) and points host at it.
+ * inode, struct file, struct super_block) are in fs/vfs.h; a filesystem
+ * embeds an address_space in its own in-core inode (ext2_inode_info, the
+ * tmpfs inode) and points host at it.
  *
  * An address_space holds the cached pages of one file, found by their
  * offset in the file in pages (page->index), in page_tree: a radix tree of
@@ -47,7 +47,7 @@ struct radix_tree_root {
 
 /*
  * Sequential readahead state (Linux's struct file_ra_state, which lives in
- * struct file; there is no struct file yet, so one per address_space).
+ * struct file; here one per address_space, shared by all opens of a file).
  *   start, size   the latest window read ahead: pages [start, start + size)
  *   prev_pos      the byte just past the latest read, -1 before any: a
  *                 read starting there, or at its page's successor, is

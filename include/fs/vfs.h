@@ -41,7 +41,8 @@
  * followed yet.
  *
  * Every function returns 0, a byte count or a position, or a negative
- * errno; bad arguments (NULL, an unknown flag or whence) are -EINVAL,
+ * errno; bad arguments (NULL, an unknown whence) are -EINVAL; unknown
+ * open flags are ignored, as Linux's open(2) ignores them,
  * never a crash.  There are no users yet: the one permission rule is that
  * writing needs a write bit in the mode (so read-only /proc files give
  * -EACCES, as they do for Linux's non-root users).

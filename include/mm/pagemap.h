@@ -42,8 +42,9 @@ struct page *find_lock_page(struct address_space *mapping, pgoff_t index);
 
 /*
  * Insert a new page (not on an LRU list, no mapping, flags clean) at index
- * and put it on the inactive file list, or the inactive anon list with
- * PG_swapbacked if the mapping is swap-backed.  Returns 0 with the page
+ * and put it on the inactive file list, or (as Linux 2.6.28 does for
+ * shmem) the active anon list with PG_swapbacked if the mapping is
+ * swap-backed.  Returns 0 with the page
  * locked and the cache's reference taken (the caller keeps its own), or
  * -EEXIST (a page is there) or -ENOMEM, with the page untouched.
  */

@@ -32,6 +32,7 @@
 
 #define MKE2FS "/usr/sbin/mke2fs"
 #define E2FSCK "/usr/sbin/e2fsck"
+#define DEBUGFS "/usr/sbin/debugfs"
 
 static char tmpdir[64], staging[128], image[128];
 
@@ -768,6 +769,37 @@ static void test_unlink_held(void **state)
 	fsck_clean();
 }
 
+/* Deleting files whose extended attributes live in a block (set here with
+ * debugfs, shared by two files) gives the block back only with the last
+ * one; e2fsck checks the counts and bitmaps after each step. */
+static void test_unlink_xattr_block(void **state)
+{
+	struct ext2_inode_info *root;
+	struct ext2_sb_info *sbi;
+	uint32_t free_blocks;
+
+	(void)state;
+	make_image(1024, "-I 128");
+	run(DEBUGFS " -w -R 'ea_set /small.txt user.note %0512d' %s >/dev/null 2>&1", 7, image);
+	run(DEBUGFS " -w -R 'ea_set /big.bin user.note %0512d' %s >/dev/null 2>&1", 7, image);
+	fsck_clean();
+	sbi = mount_image();
+	root = get(sbi, "");
+	free_blocks = sbi->s_es->s_free_blocks_count;
+	assert_int_equal(ext2_unlink(root, "small.txt"), 0);
+	ext2_iput(root);
+	unmount(sbi);
+	fsck_clean();
+
+	sbi = mount_image();
+	root = get(sbi, "");
+	assert_int_equal(ext2_unlink(root, "big.bin"), 0);
+	assert_true(sbi->s_es->s_free_blocks_count > free_blocks + BIG_SIZE / 1024);
+	ext2_iput(root);
+	unmount(sbi);
+	fsck_clean();
+}
+
 /* --- corruption and features ---------------------------------------------- */
 
 static void test_bad_superblocks(void **state)
@@ -938,6 +970,7 @@ int main(void)
 		PER_BS(test_truncate),
 		PER_BS(test_enospc),
 		cmocka_unit_test(test_unlink_held),
+		cmocka_unit_test(test_unlink_xattr_block),
 		cmocka_unit_test(test_bad_superblocks),
 		cmocka_unit_test(test_incompat_features),
 		cmocka_unit_test(test_corrupt_directory),

@@ -560,16 +560,55 @@ int ext2_truncate(struct ext2_inode_info *inode, uint64_t size)
 	return 0;
 }
 
+/*
+ * Drop the inode's extended-attribute block (written by Linux or mke2fs):
+ * the block's header counts the inodes sharing it; the last one frees it.
+ */
+static int release_xattr_block(struct ext2_inode_info *inode)
+{
+	struct ext2_sb_info *sbi = inode->i_sb;
+	uint32_t block = inode->i_raw.i_file_acl, magic, refcount;
+	struct buffer_head *bh;
+
+	if (!block)
+		return 0;
+	if (!ext2_valid_block(sbi, block))
+		return -EIO;
+	bh = __bread(sbi->s_bdev, block, sbi->s_blocksize);
+	if (!bh)
+		return -EIO;
+	memcpy(&magic, bh->b_data + EXT2_XATTR_MAGIC_OFF, sizeof(magic));
+	memcpy(&refcount, bh->b_data + EXT2_XATTR_REFCOUNT_OFF, sizeof(refcount));
+	if (magic != EXT2_XATTR_MAGIC || refcount == 0) {
+		brelse(bh);
+		pr_err("ext2: %s: inode %u: bad extended-attribute block %u\n",
+		       sbi->s_bdev->name, inode->i_ino, block);
+		return -EIO;
+	}
+	inode->i_raw.i_file_acl = 0;
+	inode->i_raw.i_blocks -= sbi->s_blocksize >> 9;
+	if (refcount > 1) {
+		refcount--;
+		memcpy(bh->b_data + EXT2_XATTR_REFCOUNT_OFF, &refcount, sizeof(refcount));
+		mark_buffer_dirty(bh);
+		brelse(bh);
+		return 0;
+	}
+	brelse(bh);
+	return ext2_free_block(sbi, block);
+}
+
 /* The last link is gone: give back the blocks and the inode. */
 static void evict_inode(struct ext2_inode_info *inode)
 {
 	struct ext2_sb_info *sbi = inode->i_sb;
-	int err = 0;
+	int err;
 
 	truncate_inode_pages(&inode->i_mapping, 0);
-	/* i_blocks 0: no blocks, and i_block[] may hold a fast symlink's
-	 * text or a device number instead. */
-	if (inode->i_raw.i_blocks)
+	err = release_xattr_block(inode);
+	/* No data blocks left to count: i_block[] may hold a fast symlink's
+	 * text or a device number instead of block numbers. */
+	if (!err && inode->i_raw.i_blocks)
 		err = free_blocks_from(inode, 0);
 	inode->i_raw.i_dtime = MAX(sbi->s_es->s_wtime, 1u);
 	ext2_set_isize(inode, 0);
