@@ -3,7 +3,8 @@
 
     mkrootfs.py SKELETON STAGING IMAGE HEADER
 
-Copies SKELETON into STAGING, adds /test/data.bin (deterministic bytes
+Copies SKELETON into STAGING, adds the mount points /proc and /tmp and
+/test/data.bin (deterministic bytes
 that reach ext2's double-indirect blocks at 1 KiB block size), writes
 HEADER with the file's size and FNV-1a 64 hash so the kernel can check
 what it reads against what the build wrote, and makes IMAGE with
@@ -40,7 +41,9 @@ def main():
     skeleton, staging, image, header = sys.argv[1:]
     shutil.rmtree(staging, ignore_errors=True)
     shutil.copytree(skeleton, staging)
-    os.makedirs(os.path.join(staging, "test"), exist_ok=True)
+    # Mount points (git keeps no empty folders, so they are made here).
+    for d in ("proc", "tmp", "test"):
+        os.makedirs(os.path.join(staging, d), exist_ok=True)
     data = bytes((i * 131 + (i >> 9) * 29 + (i >> 17)) & 0xff for i in range(DATA_SIZE))
     with open(os.path.join(staging, "test", "data.bin"), "wb") as f:
         f.write(data)
