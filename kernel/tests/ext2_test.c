@@ -8,15 +8,15 @@
  * the host runs e2fsck -fn and reads written.bin back with debugfs.
  * Without a vda the cases pass with a "# skipped" line.
  */
-#include <drivers/blkdev.h>
 #include <fs/ext2.h>
-#include <fs/ext2_fs.h>
 #include <mm/slab.h>
 #include <pageturn/hash.h>
 #include <pageturn/ktest.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
+
+#include "vda_ext2.h"
 
 #define WRITTEN_SIZE (300 * 1024)	/* past the 12 direct blocks at any size */
 
@@ -25,35 +25,6 @@
 static uint8_t written_byte(uint64_t i)
 {
 	return (uint8_t)((i * 7 + (i >> 10)) & 0xff);
-}
-
-static struct ext2_sb_info *mount_vda(struct ktest *t, struct ext2_inode_info **root)
-{
-	struct block_device *bdev = lookup_bdev("vda");
-	struct ext2_sb_info *sbi;
-	int err;
-
-	if (!bdev) {
-		printk(KERN_INFO "        # skipped: no vda\n");
-		return NULL;
-	}
-	sbi = ext2_mount(bdev, &err);
-	KTEST_EXPECT(t, sbi != NULL);
-	if (!sbi)
-		return NULL;
-	*root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
-	KTEST_EXPECT(t, *root != NULL);
-	if (!*root) {
-		ext2_unmount(sbi);
-		return NULL;
-	}
-	return sbi;
-}
-
-static void unmount(struct ktest *t, struct ext2_sb_info *sbi, struct ext2_inode_info *root)
-{
-	ext2_iput(root);
-	KTEST_EXPECT_EQ(t, ext2_unmount(sbi), 0);
 }
 
 /* Read name from dir whole into a kmalloc'd buffer; NULL on error. */
@@ -82,7 +53,7 @@ static uint8_t *read_file(struct ktest *t, struct ext2_inode_info *dir, const ch
 KTEST(ext2, read_recorded_checksum)
 {
 	struct ext2_inode_info *root;
-	struct ext2_sb_info *sbi = mount_vda(t, &root);
+	struct ext2_sb_info *sbi = ktest_mount_vda(t, &root);
 	uint64_t size, fnv_size, want = 0;
 	uint8_t *data, *fnv, *hello;
 	const uint8_t *p;
@@ -105,13 +76,13 @@ KTEST(ext2, read_recorded_checksum)
 	kfree(data);
 	kfree(fnv);
 	KTEST_EXPECT_EQ(t, ext2_lookup(root, "no-such-file", &(uint32_t){0}), -ENOENT);
-	unmount(t, sbi, root);
+	ktest_unmount_vda(t, sbi, root);
 }
 
 KTEST(ext2, write_rename_delete_then_fsck)
 {
 	struct ext2_inode_info *root, *file, *dir;
-	struct ext2_sb_info *sbi = mount_vda(t, &root);
+	struct ext2_sb_info *sbi = ktest_mount_vda(t, &root);
 	uint32_t ino, dino, tmp;
 	uint8_t *buf, *back;
 	uint64_t i, size;
@@ -153,5 +124,5 @@ KTEST(ext2, write_rename_delete_then_fsck)
 	kfree(buf);
 	KTEST_EXPECT_EQ(t, ext2_sync(sbi), 0);
 out:
-	unmount(t, sbi, root);
+	ktest_unmount_vda(t, sbi, root);
 }

@@ -16,9 +16,7 @@
  *   - the last iput drops the inode's pages (Cached: falls back).
  * The host runs e2fsck -fn on the image afterwards.
  */
-#include <drivers/blkdev.h>
 #include <fs/ext2.h>
-#include <fs/ext2_fs.h>
 #include <mm/pagemap.h>
 #include <mm/slab.h>
 #include <mm/vmstat.h>
@@ -27,32 +25,11 @@
 #include <pageturn/string.h>
 #include <uapi/errno.h>
 
+#include "vda_ext2.h"
+
 #define STREAM_SIZE (256 * 1024)
 #define STREAM_PAGES ((unsigned long)(STREAM_SIZE / PAGE_SIZE))
 #define WRITE_SIZE (100 * 1024)
-
-static struct ext2_sb_info *mount_vda(struct ktest *t, struct ext2_inode_info **root)
-{
-	struct block_device *bdev = lookup_bdev("vda");
-	struct ext2_sb_info *sbi;
-	int err;
-
-	if (!bdev) {
-		printk(KERN_INFO "        # skipped: no vda\n");
-		return NULL;
-	}
-	sbi = ext2_mount(bdev, &err);
-	KTEST_EXPECT(t, sbi != NULL);
-	if (!sbi)
-		return NULL;
-	*root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
-	KTEST_EXPECT(t, *root != NULL);
-	if (!*root) {
-		ext2_unmount(sbi);
-		return NULL;
-	}
-	return sbi;
-}
 
 static struct ext2_inode_info *open_file(struct ktest *t, struct ext2_inode_info *dir,
 					 const char *name)
@@ -68,7 +45,7 @@ KTEST(filemap, second_read_activates)
 {
 	unsigned long inactive0, active0, inactive1, active1, inactive2, active2, cached0;
 	struct ext2_inode_info *root, *file;
-	struct ext2_sb_info *sbi = mount_vda(t, &root);
+	struct ext2_sb_info *sbi = ktest_mount_vda(t, &root);
 	uint8_t *buf;
 
 	if (!sbi)
@@ -105,14 +82,13 @@ KTEST(filemap, second_read_activates)
 		ext2_iput(file);
 	}
 	kfree(buf);
-	ext2_iput(root);
-	KTEST_EXPECT_EQ(t, ext2_unmount(sbi), 0);
+	ktest_unmount_vda(t, sbi, root);
 }
 
 KTEST(filemap, write_sync_cleans)
 {
 	struct ext2_inode_info *root, *file;
-	struct ext2_sb_info *sbi = mount_vda(t, &root);
+	struct ext2_sb_info *sbi = ktest_mount_vda(t, &root);
 	unsigned long dirty, blocks;
 	struct page *page;
 	uint32_t ino;
@@ -158,6 +134,5 @@ KTEST(filemap, write_sync_cleans)
 	if (file)
 		ext2_iput(file);
 	kfree(buf);
-	ext2_iput(root);
-	KTEST_EXPECT_EQ(t, ext2_unmount(sbi), 0);
+	ktest_unmount_vda(t, sbi, root);
 }

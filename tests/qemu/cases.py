@@ -164,8 +164,7 @@ def virtio_blk_case(build, firmware):
 
     return QemuCase(
         name, "test=block", firmware=firmware, timeout=90 if firmware == "bios" else 180,
-        qemu_args=["-drive", "if=none,id=vd0,format=raw,file={workdir}/disk.img",
-                   "-device", "virtio-blk-pci,drive=vd0"],
+        qemu_args=VDA_ARGS,
         expect=[r"pci 0000:00:[0-9a-f]{2}\.0 \[1af4:1001\] class 0x010000 irq \d+",
                 r"blk: vda 16 MiB \(32768 sectors of 512 bytes\), virtio-blk$",
                 r"blk: ram1 4 MiB \(8192 sectors of 512 bytes\), ramdisk$",
@@ -194,50 +193,60 @@ def e2tool(name):
     raise RuntimeError("%s not found: install e2fsprogs" % name)
 
 
+def ext2_disk(workdir, files, block_size=1024):
+    """A 16 MiB ext2 image made by mke2fs -d from files ({name: bytes})."""
+    stage = os.path.join(workdir, "stage")
+    image = os.path.join(workdir, "disk.img")
+    shutil.rmtree(stage, ignore_errors=True)
+    os.makedirs(stage)
+    for name, data in files.items():
+        with open(os.path.join(stage, name), "wb") as f:
+            f.write(data)
+    with open(image, "wb") as f:
+        f.truncate(16 << 20)
+    subprocess.run([e2tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", str(block_size),
+                    "-d", stage, image], check=True)
+    return image
+
+
+def ext2_disk_check(image, path, expected):
+    """After the kernel wrote to image: e2fsck -fn must find it clean and
+    debugfs must read path back as expected."""
+    problems = []
+    fsck = subprocess.run([e2tool("e2fsck"), "-fn", image], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    if fsck.returncode != 0:
+        problems.append("e2fsck -fn %s: status %d\n%s" % (image, fsck.returncode, fsck.stdout))
+    cat = subprocess.run([e2tool("debugfs"), "-R", "cat " + path, image],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if cat.stdout != expected:
+        problems.append("debugfs reads %d bytes of %s, not the kernel's %d"
+                        % (len(cat.stdout), path, len(expected)))
+    return problems
+
+
+VDA_ARGS = ["-drive", "if=none,id=vd0,format=raw,file={workdir}/disk.img",
+            "-device", "virtio-blk-pci,drive=vd0"]
+
+
 def ext2_virtio_case(build, block_size):
     """test=ext2 on a virtio disk made by mke2fs -d from a staging folder:
     the kernel reads a file and checks it against the hash recorded here,
     then writes, renames and deletes; afterwards e2fsck -fn must find the
     image clean and debugfs must read the kernel's file back."""
     name = "ext2_virtio_%dk_bios" % (block_size // 1024)
-    workdir = os.path.join(build, "tests", name)
-    stage = os.path.join(workdir, "stage")
-    image = os.path.join(workdir, "disk.img")
-    shutil.rmtree(stage, ignore_errors=True)
-    os.makedirs(stage)
     data = bytes((i * 131 + (i >> 8) * 17) & 0xff for i in range(200 * 1024 + 123))
-    with open(os.path.join(stage, "hello.txt"), "w") as f:
-        f.write("Hello from the host.\n")
-    with open(os.path.join(stage, "data.bin"), "wb") as f:
-        f.write(data)
-    with open(os.path.join(stage, "data.fnv"), "w") as f:
-        f.write("%d\n" % fnv1a(data))
-    with open(image, "wb") as f:
-        f.truncate(16 << 20)
-    subprocess.run([e2tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", str(block_size),
-                    "-d", stage, image], check=True)
+    image = ext2_disk(os.path.join(build, "tests", name), {
+        "hello.txt": b"Hello from the host.\n",
+        "data.bin": data,
+        "data.fnv": b"%d\n" % fnv1a(data)}, block_size)
     written = bytes(((i * 7 + (i >> 10)) & 0xff) for i in range(EXT2_WRITTEN_SIZE))
 
-    def check(session):
-        problems = []
-        fsck = subprocess.run([e2tool("e2fsck"), "-fn", image], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-        if fsck.returncode != 0:
-            problems.append("e2fsck -fn %s: status %d\n%s" % (image, fsck.returncode, fsck.stdout))
-        cat = subprocess.run([e2tool("debugfs"), "-R", "cat /made/written.bin", image],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        if cat.stdout != written:
-            problems.append("debugfs reads %d bytes of /made/written.bin, not the kernel's %d"
-                            % (len(cat.stdout), len(written)))
-        return problems
-
     return QemuCase(
-        name, "test=ext2",
-        qemu_args=["-drive", "if=none,id=vd0,format=raw,file={workdir}/disk.img",
-                   "-device", "virtio-blk-pci,drive=vd0"],
+        name, "test=ext2", qemu_args=VDA_ARGS,
         expect=[r"# data.bin: 204923 bytes, FNV-1a \d+ as recorded", r"^ok \d+ ext2$"],
         reject=(r"^\s*not ok ", r"# skipped: no vda"),
-        check=check)
+        check=lambda session: ext2_disk_check(image, "/made/written.bin", written))
 
 
 def filemap_virtio_case(build):
@@ -247,41 +256,17 @@ def filemap_virtio_case(build):
     e2fsck -fn must find the image clean and debugfs must read the
     kernel's file back."""
     name = "filemap_virtio_bios"
-    workdir = os.path.join(build, "tests", name)
-    stage = os.path.join(workdir, "stage")
-    image = os.path.join(workdir, "disk.img")
-    shutil.rmtree(stage, ignore_errors=True)
-    os.makedirs(stage)
-    with open(os.path.join(stage, "stream.bin"), "wb") as f:
-        f.write(bytes((i * 131 + (i >> 8) * 17) & 0xff for i in range(256 * 1024)))
-    with open(image, "wb") as f:
-        f.truncate(16 << 20)
-    subprocess.run([e2tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", "1024",
-                    "-d", stage, image], check=True)
+    image = ext2_disk(os.path.join(build, "tests", name), {
+        "stream.bin": bytes((i * 131 + (i >> 8) * 17) & 0xff for i in range(256 * 1024))})
     written = b"\x3c" * (100 * 1024) + b"\x7e" * 4096
 
-    def check(session):
-        problems = []
-        fsck = subprocess.run([e2tool("e2fsck"), "-fn", image], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-        if fsck.returncode != 0:
-            problems.append("e2fsck -fn %s: status %d\n%s" % (image, fsck.returncode, fsck.stdout))
-        cat = subprocess.run([e2tool("debugfs"), "-R", "cat /written.bin", image],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        if cat.stdout != written:
-            problems.append("debugfs reads %d bytes of /written.bin, not the kernel's %d"
-                            % (len(cat.stdout), len(written)))
-        return problems
-
     return QemuCase(
-        name, "test=filemap",
-        qemu_args=["-drive", "if=none,id=vd0,format=raw,file={workdir}/disk.img",
-                   "-device", "virtio-blk-pci,drive=vd0"],
+        name, "test=filemap", qemu_args=VDA_ARGS,
         expect=[r"# stream.bin: 64 pages; Inactive\(file\) \d+ -> \d+ -> \d+",
                 r"# 100 KiB written: Dirty 100 kB, after sync 0 kB",
                 r"^ok \d+ filemap$"],
         reject=(r"^\s*not ok ", r"# skipped: no vda"),
-        check=check)
+        check=lambda session: ext2_disk_check(image, "/written.bin", written))
 
 
 def cases(build):
