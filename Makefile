@@ -163,7 +163,8 @@ UNIT_SRCS_cmdline    := kernel/cmdline.c
 UNIT_SRCS_multiboot2 := kernel/multiboot2.c
 UNIT_SRCS_vsprintf   := kernel/lib/vsprintf.c
 UNIT_SRCS_psf        := drivers/console/psf.c
-UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c kernel/fs/seq_file.c tests/unit/kernel_stubs.c
+UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c kernel/fs/seq_file.c tests/unit/kernel_stubs.c \
+	tests/unit/fake_zones.c
 UNIT_SRCS_pgtable    := mm/pgtable.c
 UNIT_SRCS_slab       := mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_memblock   := mm/memblock.c
@@ -171,7 +172,7 @@ UNIT_SRCS_ext2       := kernel/fs/buffer.c $(wildcard kernel/fs/ext2/*.c) mm/fil
 	mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_filemap    := mm/filemap.c mm/swap.c mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
-	tests/unit/kernel_stubs.c
+	tests/unit/kernel_stubs.c tests/unit/fake_zones.c
 # The kernel's formatter must not interpose on the host libc's (cmocka uses it).
 UNIT_CFLAGS_vsprintf := -Dvsnprintf=kernel_vsnprintf -Dsnprintf=kernel_snprintf
 

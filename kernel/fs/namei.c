@@ -172,16 +172,33 @@ int path_parent(const char *path, struct inode **dir, char name[NAME_MAX + 1],
 	return walk(path, true, dir, name, trailing_slash);
 }
 
-int vfs_mkdir(const char *path, umode_t mode)
+/*
+ * Run fn on the parent directory of path (held across the call) and the
+ * last component of path, with whether path ends in a slash.
+ */
+static int on_parent(const char *path,
+		     int (*fn)(struct inode *dir, const char *name, bool trailing, void *arg),
+		     void *arg)
 {
 	char name[NAME_MAX + 1];
-	struct inode *dir, *inode;
+	struct inode *dir;
 	bool trailing;
 	int err = path_parent(path, &dir, name, &trailing);
 
 	if (err)
 		return err;
-	err = lookup_step(dir, name, &inode);
+	err = fn(dir, name, trailing, arg);
+	iput(dir);
+	return err;
+}
+
+static int mkdir_in(struct inode *dir, const char *name, bool trailing, void *arg)
+{
+	umode_t mode = *(umode_t *)arg;
+	struct inode *inode;
+	int err = lookup_step(dir, name, &inode);
+
+	(void)trailing;
 	if (!err) {
 		iput(inode);
 		err = -EEXIST;
@@ -190,66 +207,57 @@ int vfs_mkdir(const char *path, umode_t mode)
 		if (!err)
 			err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, name, mode & S_IALLUGO) : -EPERM;
 	}
-	iput(dir);
+	return err;
+}
+
+int vfs_mkdir(const char *path, umode_t mode)
+{
+	return on_parent(path, mkdir_in, &mode);
+}
+
+/* Remove name from dir: a directory if *(bool *)arg (rmdir), else not (unlink). */
+static int remove_in(struct inode *dir, const char *name, bool trailing, void *arg)
+{
+	bool want_dir = *(bool *)arg;
+	int (*op)(struct inode *, const char *, struct inode *);
+	struct inode *victim;
+	int err;
+
+	if (is_dot_or_dotdot(name))
+		return !want_dir ? -EISDIR : is_dot(name) ? -EINVAL : -ENOTEMPTY;
+	err = lookup_here(dir, name, &victim);
+	if (err)
+		return err;
+	if (want_dir && !S_ISDIR(victim->i_mode))
+		err = -ENOTDIR;
+	else if (want_dir && victim->i_mounted)
+		err = -EBUSY;
+	else if (!want_dir && S_ISDIR(victim->i_mode))
+		err = -EISDIR;
+	else if (!want_dir && trailing)
+		err = -ENOTDIR;
+	else
+		err = may_write(dir);
+	if (!err) {
+		op = want_dir ? dir->i_op->rmdir : dir->i_op->unlink;
+		err = op ? op(dir, name, victim) : -EPERM;
+	}
+	iput(victim);
 	return err;
 }
 
 int vfs_rmdir(const char *path)
 {
-	char name[NAME_MAX + 1];
-	struct inode *dir, *victim;
-	bool trailing;
-	int err = path_parent(path, &dir, name, &trailing);
+	bool want_dir = true;
 
-	if (err)
-		return err;
-	if (is_dot_or_dotdot(name)) {
-		iput(dir);
-		return is_dot(name) ? -EINVAL : -ENOTEMPTY;
-	}
-	err = lookup_here(dir, name, &victim);
-	if (!err) {
-		if (!S_ISDIR(victim->i_mode))
-			err = -ENOTDIR;
-		else if (victim->i_mounted)
-			err = -EBUSY;
-		else
-			err = may_write(dir);
-		if (!err)
-			err = dir->i_op->rmdir ? dir->i_op->rmdir(dir, name, victim) : -EPERM;
-		iput(victim);
-	}
-	iput(dir);
-	return err;
+	return on_parent(path, remove_in, &want_dir);
 }
 
 int vfs_unlink(const char *path)
 {
-	char name[NAME_MAX + 1];
-	struct inode *dir, *victim;
-	bool trailing;
-	int err = path_parent(path, &dir, name, &trailing);
+	bool want_dir = false;
 
-	if (err)
-		return err;
-	if (is_dot_or_dotdot(name)) {
-		iput(dir);
-		return -EISDIR;
-	}
-	err = lookup_here(dir, name, &victim);
-	if (!err) {
-		if (S_ISDIR(victim->i_mode))
-			err = -EISDIR;
-		else if (trailing)
-			err = -ENOTDIR;
-		else
-			err = may_write(dir);
-		if (!err)
-			err = dir->i_op->unlink ? dir->i_op->unlink(dir, name, victim) : -EPERM;
-		iput(victim);
-	}
-	iput(dir);
-	return err;
+	return on_parent(path, remove_in, &want_dir);
 }
 
 /* Can src (named with a trailing slash or not) replace target (NULL:

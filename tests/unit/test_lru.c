@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <cmocka.h>
 
 #include <mm/gfp.h>
@@ -37,41 +36,22 @@
 #include <mm/vmstat.h>
 #include <uapi/errno.h>
 
+#include "fake_zones.h"
 #include "kernel_stubs.h"
 
 #define ZONE(i) (&contig_page_data.node_zones[i])
-
-uintptr_t host_phys_base;
 
 /* ---- the fake machine -------------------------------------------------- */
 
 static const unsigned long zones_size[MAX_NR_ZONES] = { 4096, 12288, 0 };
 static const unsigned long zholes[MAX_NR_ZONES] = { 1 + 96, 0, 0 };
-static void *phys_mem;
-static size_t phys_mem_size;
 static unsigned long free_at_boot;
 
 static int boot(void **state)
 {
 	(void)state;
-	memset(&contig_page_data, 0, sizeof(contig_page_data));
-	memset(vm_stat, 0, sizeof(vm_stat));
-	memset(&vm_event_states, 0, sizeof(vm_event_states));
-	totalram_pages = 0;
-	totalreserve_pages = 0;
-	min_free_kbytes = 1024;
-	sysctl_lowmem_reserve_ratio[0] = 256;
-	sysctl_lowmem_reserve_ratio[1] = 256;
-	log_clear();
-
-	max_pfn = 16384;
-	mem_map = calloc(max_pfn, sizeof(struct page));
-	assert_non_null(mem_map);
-	phys_mem_size = max_pfn << PAGE_SHIFT;
-	phys_mem = mmap(NULL, phys_mem_size, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	assert_true(phys_mem != MAP_FAILED);
-	host_phys_base = (uintptr_t)phys_mem;
+	fake_zones_reset();
+	fake_zones_map(16384);
 
 	free_area_init_node(0, zones_size, 0, zholes);
 	free_bootmem_range(1, 4000);
@@ -84,10 +64,7 @@ static int boot(void **state)
 static int shutdown(void **state)
 {
 	(void)state;
-	munmap(phys_mem, phys_mem_size);
-	free(mem_map);
-	mem_map = NULL;
-	max_pfn = 0;
+	fake_zones_unmap();
 	return 0;
 }
 

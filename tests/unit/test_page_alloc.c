@@ -2,8 +2,8 @@
  * Host unit tests for the page allocator (mm/page_alloc.c) and the VM
  * counters (mm/vmstat.c).
  *
- * The fake machine.  Each test boots one with boot_machine(): mem_map is
- * a calloc'd array of max_pfn struct pages, and "physical memory" is one
+ * The fake machine.  Each test boots one with boot_machine() (on
+ * fake_zones.c's mapping): mem_map is a calloc'd array of max_pfn struct pages, and "physical memory" is one
  * anonymous mmap of max_pfn pages with MAP_NORESERVE at host_phys_base, so
  * page_address() works for every pfn while only the pages a test touches
  * (allocated, zeroed or poisoned ones) cost host memory.  That lets a
@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <cmocka.h>
 
 #include <mm/gfp.h>
@@ -40,13 +39,10 @@
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 
+#include "fake_zones.h"
 #include "kernel_stubs.h"
 
 #define ZONE(i) (&contig_page_data.node_zones[i])
-
-/* ---- the kernel services page_alloc.c calls --------------------------- */
-
-uintptr_t host_phys_base;
 
 /* ---- reclaim stubs ----------------------------------------------------- */
 
@@ -101,25 +97,15 @@ static const struct machine three = {
 static const struct machine offset = { 16, { 4096 - 16, 0, 0 }, 1, { { 16, 4096 } } };
 
 static const struct machine *booted;
-static void *phys_mem;
-static size_t phys_mem_size;
 static unsigned long boot_nr_free[MAX_NR_ZONES][MAX_ORDER];
 
 static void reset_globals(void)
 {
-	memset(&contig_page_data, 0, sizeof(contig_page_data));
-	memset(vm_stat, 0, sizeof(vm_stat));
-	memset(&vm_event_states, 0, sizeof(vm_event_states));
-	totalram_pages = 0;
-	totalreserve_pages = 0;
-	min_free_kbytes = 1024;
-	sysctl_lowmem_reserve_ratio[0] = 256;
-	sysctl_lowmem_reserve_ratio[1] = 256;
+	fake_zones_reset();
 	memset(kswapd_calls, 0, sizeof(kswapd_calls));
 	reclaim_calls = 0;
 	reclaim_preferred = NULL;
 	reclaim_hook = NULL;
-	log_clear();
 }
 
 static unsigned long zone_start(const struct machine *m, int j)
@@ -154,14 +140,7 @@ static void boot_machine(const struct machine *m)
 
 	reset_globals();
 	booted = m;
-	max_pfn = zone_start(m, MAX_NR_ZONES);
-	mem_map = calloc(max_pfn, sizeof(struct page));
-	assert_non_null(mem_map);
-	phys_mem_size = max_pfn << PAGE_SHIFT;
-	phys_mem = mmap(NULL, phys_mem_size, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	assert_true(phys_mem != MAP_FAILED);
-	host_phys_base = (uintptr_t)phys_mem;
+	fake_zones_map(zone_start(m, MAX_NR_ZONES));
 
 	for (j = 0; j < MAX_NR_ZONES; j++)
 		zholes[j] = m->zones_size[j] -
@@ -193,10 +172,7 @@ static int shutdown(void **state)
 {
 	(void)state;
 	if (booted) {
-		munmap(phys_mem, phys_mem_size);
-		free(mem_map);
-		mem_map = NULL;
-		max_pfn = 0;
+		fake_zones_unmap();
 		booted = NULL;
 	}
 	return 0;

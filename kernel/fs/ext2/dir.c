@@ -109,22 +109,25 @@ static bool name_is(const struct ext2_dir_entry_2 *de, const char *name, size_t 
 	return de->inode && de->name_len == len && !memcmp(de->name, name, len);
 }
 
+typedef bool (*dirent_match_t)(const struct ext2_dir_entry_2 *de, void *arg);
+
 /*
- * Find name in dir: 0 with *bhp held, *dep the entry and *prevp the one
- * before it in its block (NULL if first); -ENOENT or -EIO.
+ * Walk the records of dir, block by block (each checked whole by
+ * read_dir_block, so the walk stays inside the block), for the first one
+ * match accepts: 0 with *bhp held, *dep the record and *prevp (if not
+ * NULL) the one before it in its block (NULL if first); -ENOENT if none
+ * matches, or -EIO.
  */
-static int find_entry(struct ext2_inode_info *dir, const char *name, struct buffer_head **bhp,
-		      struct ext2_dir_entry_2 **dep, struct ext2_dir_entry_2 **prevp)
+static int find_dirent(struct ext2_inode_info *dir, dirent_match_t match, void *arg,
+		       struct buffer_head **bhp, struct ext2_dir_entry_2 **dep,
+		       struct ext2_dir_entry_2 **prevp)
 {
 	struct ext2_sb_info *sbi = dir->i_sb;
-	size_t len = strlen(name);
 	struct ext2_dir_entry_2 *de, *prev, *end;
 	struct buffer_head *bh;
 	long lblk, n = dir_blocks(dir);
 	int err;
 
-	if (!EXT2_S_ISDIR(dir->i_raw.i_mode))
-		return -ENOTDIR;
 	if (n < 0)
 		return n;
 	for (lblk = 0; lblk < n; lblk++) {
@@ -134,7 +137,7 @@ static int find_entry(struct ext2_inode_info *dir, const char *name, struct buff
 		end = (struct ext2_dir_entry_2 *)(bh->b_data + sbi->s_blocksize);
 		for (prev = NULL, de = (struct ext2_dir_entry_2 *)bh->b_data; de < end;
 		     prev = de, de = next_dirent(de)) {
-			if (name_is(de, name, len)) {
+			if (match(de, arg)) {
 				*bhp = bh;
 				*dep = de;
 				if (prevp)
@@ -145,6 +148,29 @@ static int find_entry(struct ext2_inode_info *dir, const char *name, struct buff
 		brelse(bh);
 	}
 	return -ENOENT;
+}
+
+struct name_arg {
+	const char *name;
+	size_t len;
+};
+
+static bool match_name(const struct ext2_dir_entry_2 *de, void *arg)
+{
+	const struct name_arg *na = arg;
+
+	return name_is(de, na->name, na->len);
+}
+
+/* Find name in dir, as find_dirent; -ENOTDIR if dir is no directory. */
+static int find_entry(struct ext2_inode_info *dir, const char *name, struct buffer_head **bhp,
+		      struct ext2_dir_entry_2 **dep, struct ext2_dir_entry_2 **prevp)
+{
+	struct name_arg na = { name, strlen(name) };
+
+	if (!EXT2_S_ISDIR(dir->i_raw.i_mode))
+		return -ENOTDIR;
+	return find_dirent(dir, match_name, &na, bhp, dep, prevp);
 }
 
 int ext2_lookup(struct ext2_inode_info *dir, const char *name, uint32_t *ino)
@@ -232,41 +258,44 @@ static int grow_dir(struct ext2_inode_info *dir, uint64_t lblk, struct buffer_he
 	return 0;
 }
 
+struct room_arg {
+	unsigned int need;	/* the record length of the new entry */
+	unsigned int used;	/* of the record last looked at: what its entry takes */
+};
+
+/* Has de room for the new entry: unused, or with slack enough after its own? */
+static bool has_room(const struct ext2_dir_entry_2 *de, void *arg)
+{
+	struct room_arg *ra = arg;
+
+	ra->used = de->inode ? EXT2_DIR_REC_LEN(de->name_len) : 0;
+	return de->rec_len >= ra->used + ra->need;
+}
+
 int ext2_add_link(struct ext2_inode_info *dir, const char *name, uint32_t ino,
 		  unsigned int mode)
 {
 	struct ext2_sb_info *sbi = dir->i_sb;
 	size_t len = strlen(name);
-	unsigned int need = EXT2_DIR_REC_LEN(len), used = 0;
-	struct ext2_dir_entry_2 *de = NULL, *end, *tail;
+	struct room_arg ra = { EXT2_DIR_REC_LEN(len), 0 };
+	struct ext2_dir_entry_2 *de, *tail;
 	struct buffer_head *bh;
-	long lblk, n = dir_blocks(dir);
-	int err;
+	int err = find_dirent(dir, has_room, &ra, &bh, &de, NULL);
 
-	if (n < 0)
-		return n;
-	for (lblk = 0; lblk < n; lblk++) {
-		err = read_dir_block(dir, lblk, &bh);
+	if (err == -ENOENT) {
+		/* No room: grow by a block (the size is whole blocks, checked). */
+		err = grow_dir(dir, ext2_isize(dir) >> sbi->s_blocksize_bits, &bh);
 		if (err)
 			return err;
-		end = (struct ext2_dir_entry_2 *)(bh->b_data + sbi->s_blocksize);
-		for (de = (struct ext2_dir_entry_2 *)bh->b_data; de < end; de = next_dirent(de)) {
-			used = de->inode ? EXT2_DIR_REC_LEN(de->name_len) : 0;
-			if (de->rec_len >= used + need)
-				goto found;
-		}
-		brelse(bh);
-	}
-	err = grow_dir(dir, lblk, &bh);
-	if (err)
+		de = (struct ext2_dir_entry_2 *)bh->b_data;
+		ra.used = 0;
+	} else if (err) {
 		return err;
-	de = (struct ext2_dir_entry_2 *)bh->b_data;
-	used = 0;
-found:
-	if (used) {
-		tail = (struct ext2_dir_entry_2 *)((char *)de + used);
-		tail->rec_len = de->rec_len - used;
-		de->rec_len = used;
+	}
+	if (ra.used) {
+		tail = (struct ext2_dir_entry_2 *)((char *)de + ra.used);
+		tail->rec_len = de->rec_len - ra.used;
+		de->rec_len = ra.used;
 		de = tail;
 	}
 	de->inode = ino;
@@ -340,28 +369,22 @@ int ext2_make_empty(struct ext2_inode_info *inode, uint32_t parent)
 	return 0;
 }
 
+static bool not_dot(const struct ext2_dir_entry_2 *de, void *arg)
+{
+	(void)arg;
+	return de->inode && !name_is(de, ".", 1) && !name_is(de, "..", 2);
+}
+
 int ext2_empty_dir(struct ext2_inode_info *inode)
 {
-	struct ext2_sb_info *sbi = inode->i_sb;
-	struct ext2_dir_entry_2 *de, *end;
+	struct ext2_dir_entry_2 *de;
 	struct buffer_head *bh;
-	long lblk, n = dir_blocks(inode);
-	int err;
+	int err = find_dirent(inode, not_dot, NULL, &bh, &de, NULL);
 
-	if (n < 0)
-		return n;
-	for (lblk = 0; lblk < n; lblk++) {
-		err = read_dir_block(inode, lblk, &bh);
-		if (err)
-			return err;
-		end = (struct ext2_dir_entry_2 *)(bh->b_data + sbi->s_blocksize);
-		for (de = (struct ext2_dir_entry_2 *)bh->b_data; de < end; de = next_dirent(de)) {
-			if (de->inode && !name_is(de, ".", 1) && !name_is(de, "..", 2)) {
-				brelse(bh);
-				return 0;
-			}
-		}
-		brelse(bh);
-	}
-	return 1;
+	if (err == -ENOENT)
+		return 1;
+	if (err)
+		return err;
+	brelse(bh);
+	return 0;
 }
