@@ -171,7 +171,7 @@ static int pci_read_bar(struct pci_dev *dev, int bar)
 		res->start = base;
 		res->size = mask & -mask;	/* the lowest address bit that sticks */
 	} else {
-		res->flags = 0;			/* not implemented */
+		res->flags = 0;			/* the device has no such BAR */
 	}
 	return (res->flags & IORESOURCE_MEM_64) ? 2 : 1;
 }
