@@ -206,7 +206,7 @@ BOOT_STACK_SIZE equ 16384
 ; The boot stack, with a guard page below it that the kernel page tables
 ; leave unmapped: an overflow faults instead of overwriting other data.
 section .bss.stack nobits alloc noexec write align=4096
-global boot_stack_guard
+global boot_stack_guard, boot_stack_top
 boot_stack_guard:	resb 4096
 boot_stack:		resb BOOT_STACK_SIZE
 boot_stack_top:

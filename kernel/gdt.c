@@ -90,6 +90,11 @@ void gdt_init(void)
 		: "rax", "memory");
 }
 
+void tss_set_rsp0(uint64_t rsp0)
+{
+	tss.rsp[0] = rsp0;
+}
+
 unsigned int kernel_stack_guards(uint64_t *guards, unsigned int max)
 {
 	unsigned int i, n = 0;

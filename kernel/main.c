@@ -11,7 +11,9 @@
  *   5. screen consoles (VGA text or framebuffer), banner, command line;
  *   6. the memory manager: kernel page tables, zones, buddy, slab;
  *   7. PIC, TSC calibration and the timer tick; interrupts on;
- *   8. the boot report; then the in-kernel tests if `test=` asks for them.
+ *   8. the flusher thread, the boot report; then the in-kernel tests if
+ *      `test=` asks for them;
+ *   9. kmain becomes the idle task (pid 0, "swapper"): cpu_idle().
  */
 #include <asm/cpu.h>
 #include <asm/desc.h>
@@ -33,6 +35,7 @@
 #include <pageturn/ktest.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
+#include <pageturn/sched.h>
 #include <pageturn/time.h>
 
 struct boot_info boot_info;
@@ -95,13 +98,11 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	sti();
 	blk_dev_init();
 	mount_root();
+	wb_flusher_init();
 
 	boot_report();
 	ktest_run_from_cmdline();
 
 	printk(KERN_INFO "Pageturn is up. Nothing more to start yet: idling.\n");
-	for (;;) {
-		hlt();
-		wb_flusher_poll();
-	}
+	cpu_idle();
 }

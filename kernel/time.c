@@ -6,6 +6,7 @@
  * 50 ms timed by PIT channel 2, giving tsc_khz, and from it a
  * multiplier so that ns = (cycles * mult) >> 32 without any division on
  * the read path.  Before calibration, ktime_get_ns() returns 0.
+ * Each tick also calls scheduler_tick() (time slices, msleep wakeups).
  */
 #include <asm/cpu.h>
 #include <drivers/pic.h>
@@ -13,6 +14,7 @@
 #include <pageturn/irq.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
+#include <pageturn/sched.h>
 #include <pageturn/time.h>
 
 #define CALIBRATE_MS 50
@@ -28,6 +30,7 @@ static void timer_interrupt(unsigned int irq, struct pt_regs *regs)
 	(void)irq;
 	(void)regs;
 	jiffies++;
+	scheduler_tick();
 }
 
 uint64_t ktime_get_ns(void)

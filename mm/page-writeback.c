@@ -1,34 +1,45 @@
 /*
  * The periodic flusher (see mm/writeback.h).
  *
- * State: when the next round is due, in jiffies.  A round that finds no
- * dirty page does nothing but schedule the next; a round that finds some
- * syncs every mounted filesystem (sync_filesystems), which writes their
- * dirty pages and then their metadata.  Linux's flusher writes only pages
- * dirty for longer than dirty_expire_centisecs (30 s) and throttles
- * writers above dirty_ratio; Pageturn writes everything each round and
- * does not throttle.
+ * A kernel thread, "flush", sleeps dirty_writeback_centisecs and then runs
+ * a round.  A round that finds no dirty page does nothing; a round that
+ * finds some syncs every mounted filesystem (sync_filesystems), which
+ * writes their dirty pages and then their metadata.  Linux's flusher
+ * writes only pages dirty for longer than dirty_expire_centisecs (30 s)
+ * and throttles writers above dirty_ratio; Pageturn writes everything each
+ * round and does not throttle.  A new period takes effect after the
+ * current sleep.
  *
- * Called only from the idle loop (interrupts on, nothing else running),
- * never from interrupt context: writeback waits for I/O.
+ * The thread runs only when the others sleep or yield (no preemption in
+ * the kernel), and its writes sleep in submit_bio_wait().
  */
 #include <fs/vfs.h>
 #include <mm/vmstat.h>
 #include <mm/writeback.h>
-#include <pageturn/time.h>
+#include <pageturn/panic.h>
+#include <pageturn/sched.h>
 
 unsigned int dirty_writeback_centisecs = 500;
 unsigned long nr_flusher_rounds;
-static uint64_t next_round;
 
-bool wb_flusher_poll(void)
+static int flusher_thread(void *data)
 {
-	if (jiffies < next_round)
-		return false;
-	next_round = jiffies + (uint64_t)dirty_writeback_centisecs * HZ / 100;
-	if (!global_page_state(NR_FILE_DIRTY))
-		return false;
-	nr_flusher_rounds++;
-	sync_filesystems();
-	return true;
+	(void)data;
+	for (;;) {
+		msleep(dirty_writeback_centisecs * 10);
+		if (!global_page_state(NR_FILE_DIRTY))
+			continue;
+		nr_flusher_rounds++;
+		sync_filesystems();
+	}
+	return 0;
+}
+
+void wb_flusher_init(void)
+{
+	struct task_struct *flusher = kthread_create(flusher_thread, NULL, "flush");
+
+	if (!flusher)
+		panic("writeback: cannot create the flusher thread");
+	wake_up_process(flusher);
 }

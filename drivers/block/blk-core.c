@@ -21,10 +21,11 @@
  * I/Os, as /proc/diskstats does; they change in interrupt handlers, so
  * they are updated under blk_lock.
  *
- * Waiting: there is no scheduler yet, so submit_bio_wait() halts the CPU
- * with interrupts enabled until the bio's completion interrupt has set
- * bi_done.  With processes this becomes a wait queue: the submitter
- * sleeps and bio_endio() wakes it.
+ * Waiting: a kernel thread in submit_bio_wait() sleeps on bio_waitq until
+ * bio_endio() has set bi_done and woken the queue (one queue for all bios:
+ * each sleeper tests its own bio).  The idle task (kmain: boot and tests)
+ * instead halts the CPU with interrupts enabled until bi_done, as before
+ * there were threads, so no thread runs in the middle of a boot step.
  */
 #include <asm/cpu.h>
 #include <asm/page.h>
@@ -34,12 +35,14 @@
 #include <pageturn/printk.h>
 #include <pageturn/spinlock.h>
 #include <pageturn/string.h>
+#include <pageturn/wait.h>
 #include <uapi/errno.h>
 
 #include "blk.h"
 
 static DEFINE_SPINLOCK(blk_lock);
 static LIST_HEAD(all_bdevs);
+static DECLARE_WAIT_QUEUE_HEAD(bio_waitq);
 
 int register_blkdev(struct block_device *bdev)
 {
@@ -135,13 +138,6 @@ int submit_bio(int rw, struct bio *bio)
 	return 0;
 }
 
-/* `sti; hlt`: the instruction after sti still runs with interrupts off,
- * so no interrupt can slip in between the caller's check and the halt. */
-static inline void safe_halt(void)
-{
-	__asm__ volatile("sti; hlt" ::: "memory");
-}
-
 int submit_bio_wait(int rw, struct bio *bio)
 {
 	uint64_t flags;
@@ -150,12 +146,16 @@ int submit_bio_wait(int rw, struct bio *bio)
 	if (err)
 		return err;
 	flags = local_irq_save();
-	while (!*(volatile bool *)&bio->bi_done) {
-		if (!(flags & X86_EFLAGS_IF))
-			panic("submit_bio_wait on %s with interrupts off: it would never finish",
-			      bio->bi_bdev->name);
-		safe_halt();
-		cli();
+	if (!(flags & X86_EFLAGS_IF) && !bio->bi_done)
+		panic("submit_bio_wait on %s with interrupts off: it would never finish",
+		      bio->bi_bdev->name);
+	if (current != &init_task) {
+		wait_event(bio_waitq, *(volatile bool *)&bio->bi_done);
+	} else {
+		while (!*(volatile bool *)&bio->bi_done) {
+			safe_halt();
+			cli();
+		}
 	}
 	local_irq_restore(flags);
 	return bio->bi_error;
@@ -182,6 +182,7 @@ void bio_endio(struct bio *bio, int error)
 	*(volatile bool *)&bio->bi_done = true;
 	if (bio->bi_end_io)
 		bio->bi_end_io(bio);
+	wake_up(&bio_waitq);
 }
 
 static const char *blk_driver_name(const struct block_device *bdev)

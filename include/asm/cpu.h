@@ -81,6 +81,13 @@ static inline void local_irq_restore(uint64_t flags)
 		sti();
 }
 
+/* `sti; hlt`: the instruction after sti still runs with interrupts off,
+ * so no interrupt can slip in between the caller's check and the halt. */
+static inline void safe_halt(void)
+{
+	__asm__ volatile("sti; hlt" ::: "memory");
+}
+
 /* Halt this CPU for good (interrupts off). */
 static inline __noreturn void halt_forever(void)
 {

@@ -34,6 +34,10 @@ void gdt_init(void);
 void idt_set_gate(unsigned int vector, void *handler, unsigned int ist, unsigned int dpl);
 void idt_load(void);
 
+/* The stack the CPU switches to on an interrupt or exception from user
+ * mode (TSS.RSP0): the running task's kernel stack top (kernel/sched.c). */
+void tss_set_rsp0(uint64_t rsp0);
+
 /* The guard pages under the kernel's stacks (boot stack, IST stacks):
  * fills guards with their addresses, returns how many. */
 unsigned int kernel_stack_guards(uint64_t *guards, unsigned int max);

@@ -92,6 +92,9 @@ struct pt_allocator {
 	void *ctx;
 };
 
+/* The kernel's page tables (mm/init.c; Linux: init_mm.pgd). */
+extern pte_t *init_pgd;
+
 /* A new, empty top-level table, or NULL when out of memory. */
 pte_t *pt_alloc_pgd(const struct pt_allocator *alloc);
 

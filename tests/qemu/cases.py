@@ -43,7 +43,7 @@ def all_suites_pass(firmware):
         r"^ok \d+ boot$", r"^ok \d+ timer$", r"^ok \d+ traps$", r"^ok \d+ console$",
         r"^ok \d+ mm$", r"^ok \d+ slab$", r"^ok \d+ block$", r"^ok \d+ lru$", r"^ok \d+ proc$",
         r"^ok \d+ ext2$", r"^ok \d+ rootfs$", r"^ok \d+ writeback$", r"^ok \d+ vfs$",
-        r"^ok \d+ tmpfs$",
+        r"^ok \d+ tmpfs$", r"^ok \d+ sched$",
         r"# ktest: \d+ suites, 0 failed: PASS",
     ]
 
@@ -348,6 +348,8 @@ def cases(build):
         # page fault's frame there, and the double fault runs on IST1.
         crash("stack_overflow", "crash_stack_overflow_victim", [
             r"Oops: Double Fault \(#DF\)"], trace=["crash_stack_overflow_victim"]),
+        crash("kthread_stack_overflow", "crash_kthread_stack_overflow_victim", [
+            r"Oops: Double Fault \(#DF\)"], trace=["crash_kthread_stack_overflow_victim"]),
         crash("double_free", "crash_double_free_victim",
               [r"Kernel panic - not syncing: kfree: double free of 0x[0-9a-f]{16} \(cache kmalloc-64\)"],
               rip="panic"),

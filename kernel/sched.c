@@ -1,0 +1,270 @@
+/*
+ * The scheduler: kernel threads on one CPU, round-robin, not preemptive
+ * inside the kernel.
+ *
+ * Tasks.  The boot context is task 0, init_task ("swapper"): kmain runs
+ * the boot and the tests as it, then ends in cpu_idle().  Every other task
+ * is a kernel thread from kthread_create(), with its own kernel stack: an
+ * order-2 block of four pages whose lowest page is unmapped from the direct
+ * map (pt_unmap on init_pgd, which splits a 2 MiB page if needed), so the
+ * stack proper is 12 KiB and an overflow faults on the guard page.  Nothing
+ * in the TSS switches stacks for a #PF, so the CPU's push of the fault
+ * frame onto the guard page double-faults onto IST1, as the boot stack's
+ * overflow does: "Oops: Double Fault (#DF)" with the overflowing function
+ * in RIP.  When a thread's function returns, the thread is TASK_DEAD and
+ * switches away for good; the next task frees its stack and task_struct
+ * (finish_task_switch), since no task can free the stack it is running on.
+ *
+ * The run queue holds every TASK_RUNNING task except current, in FIFO
+ * order; schedule() puts current at its tail when it is still runnable and
+ * runs its head.  The idle task is a task like the others there, so a test
+ * in kmain's context can sleep (msleep, wait_event) and yield; cpu_idle()
+ * calls schedule() whenever the queue is not empty, so idle costs the
+ * others nothing.  When nothing at all is runnable (every task asleep, the
+ * idle task too), schedule() halts on the current stack with interrupts on
+ * until an interrupt's wakeup makes a task runnable.
+ *
+ * No preemption inside the kernel (Linux's CONFIG_PREEMPT_NONE).  The
+ * timer tick only counts down the running task's time slice
+ * (SCHED_TIMESLICE ticks) and then sets need_resched; the switch happens
+ * at an explicit point: schedule(), a sleep (wait_event, msleep),
+ * cond_resched(), and later on return to user mode.  The rest of the kernel
+ * depends on this: the page cache, the LRU lists, the filesystems and the
+ * block layer keep state in plain variables, and their spinlocks only
+ * disable interrupts, which on one CPU excludes interrupt handlers but
+ * would not exclude another task if the timer could switch in the middle
+ * of a critical section.  A task switches only where it chose to, with no
+ * lock held (schedule() would take the interrupt flag with it).
+ *
+ * Wakeups come from interrupt handlers (the tick, I/O completion), so the
+ * queue is changed with interrupts disabled, and a sleeper sets its state
+ * before it tests its condition (wait.h): a wakeup in between makes it
+ * runnable again, and schedule() then just puts it back on the queue.
+ *
+ * msleep() keeps, per task, the jiffies value to wake at and a link on one
+ * list of sleepers; scheduler_tick() walks that list on every tick and
+ * wakes the tasks whose time has come.  A list walk per tick is fine for
+ * the few tasks a teaching kernel has; Linux keeps timers in a wheel.
+ */
+#include <asm/cpu.h>
+#include <asm/desc.h>
+#include <mm/gfp.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
+#include <mm/slab.h>
+#include <pageturn/panic.h>
+#include <pageturn/sched.h>
+#include <pageturn/string.h>
+#include <pageturn/time.h>
+
+extern uint8_t boot_stack_top[];
+
+struct task_struct *switch_to_asm(struct task_struct *prev, struct task_struct *next);
+void ret_from_kthread(void);
+__noreturn void kthread_start(struct task_struct *prev);
+
+_Static_assert(offsetof(struct task_struct, thread_rsp) == 0, "switch.asm reads thread_rsp at offset 0");
+
+struct task_struct init_task = {
+	.pid = 0,
+	.comm = "swapper",
+	.state = TASK_RUNNING,
+	.run_list = LIST_HEAD_INIT(init_task.run_list),
+	.timer_list = LIST_HEAD_INIT(init_task.timer_list),
+	.stack_top = (uint64_t)boot_stack_top,
+	.time_slice = SCHED_TIMESLICE,
+};
+
+struct task_struct *current = &init_task;
+unsigned long nr_threads;
+static LIST_HEAD(run_queue);
+static LIST_HEAD(sleepers);
+static int last_pid;
+
+/* Page-table pages for splitting the direct map around a guard page. */
+static phys_addr_t stack_table_alloc(void *ctx)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	(void)ctx;
+	return page ? page_to_phys(page) : 0;
+}
+
+static void stack_table_free(phys_addr_t pa, void *ctx)
+{
+	(void)ctx;
+	__free_page(pfn_to_page(pa >> PAGE_SHIFT));
+}
+
+static const struct pt_allocator stack_tables = {
+	.alloc = stack_table_alloc,
+	.free = stack_table_free,
+};
+
+/* Map the guard page back and give the block back to the buddy allocator,
+ * which must never hand out an unmapped page. */
+static void free_thread_stack(void *stack)
+{
+	int err = pt_map(init_pgd, (unsigned long)stack, virt_to_phys(stack), PAGE_SIZE,
+			 PAGE_KERNEL, PG_LEVEL_4K, &stack_tables);
+
+	if (err)
+		panic("sched: cannot map the stack guard page at %p back (%d)", stack, err);
+	__free_pages(virt_to_page(stack), THREAD_ORDER);
+}
+
+/* Runs on next's stack right after the switch: free prev if it is dead. */
+static void finish_task_switch(struct task_struct *prev)
+{
+	if (prev->state != TASK_DEAD)
+		return;
+	free_thread_stack(prev->stack);
+	kfree(prev);
+	nr_threads--;
+}
+
+void schedule(void)
+{
+	uint64_t flags = local_irq_save();
+	struct task_struct *prev = current, *next;
+
+	prev->need_resched = false;
+	for (;;) {
+		if (prev->state == TASK_RUNNING && list_empty(&prev->run_list))
+			list_add_tail(&prev->run_list, &run_queue);
+		if (!list_empty(&run_queue))
+			break;
+		/* Nothing runnable: wait here for an interrupt's wakeup. */
+		safe_halt();
+		cli();
+	}
+	next = list_first_entry(&run_queue, struct task_struct, run_list);
+	list_del_init(&next->run_list);
+	next->time_slice = SCHED_TIMESLICE;
+	if (next != prev) {
+		current = next;
+		tss_set_rsp0(next->stack_top);
+		finish_task_switch(switch_to_asm(prev, next));
+	}
+	local_irq_restore(flags);
+}
+
+void yield(void)
+{
+	schedule();
+}
+
+void cond_resched(void)
+{
+	if (current->need_resched)
+		schedule();
+}
+
+bool wake_up_process(struct task_struct *p)
+{
+	uint64_t flags = local_irq_save();
+	bool woken = p->state != TASK_RUNNING && p->state != TASK_DEAD;
+
+	if (woken) {
+		p->state = TASK_RUNNING;
+		if (p != current) {
+			list_add_tail(&p->run_list, &run_queue);
+			current->need_resched = true;
+		}
+	}
+	local_irq_restore(flags);
+	return woken;
+}
+
+/* Called by ret_from_kthread (switch.asm) on the new thread's stack. */
+__noreturn void kthread_start(struct task_struct *prev)
+{
+	finish_task_switch(prev);
+	sti();
+	current->threadfn(current->data);
+
+	cli();
+	current->state = TASK_DEAD;
+	schedule();
+	panic("sched: dead task %d (%s) was scheduled", current->pid, current->comm);
+}
+
+struct task_struct *kthread_create(int (*fn)(void *data), void *data, const char *name)
+{
+	struct task_struct *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	struct page *page;
+	uint64_t *sp;
+	int err;
+
+	if (!p)
+		return NULL;
+	page = alloc_pages(GFP_KERNEL, THREAD_ORDER);
+	if (!page) {
+		kfree(p);
+		return NULL;
+	}
+	p->stack = page_address(page);
+	err = pt_unmap(init_pgd, (unsigned long)p->stack, PAGE_SIZE, &stack_tables);
+	if (err) {
+		__free_pages(page, THREAD_ORDER);
+		kfree(p);
+		return NULL;
+	}
+
+	p->pid = ++last_pid;
+	memcpy(p->comm, name, strnlen(name, TASK_COMM_LEN - 1));
+	p->state = TASK_UNINTERRUPTIBLE;
+	INIT_LIST_HEAD(&p->run_list);
+	INIT_LIST_HEAD(&p->timer_list);
+	p->threadfn = fn;
+	p->data = data;
+	p->stack_top = (uint64_t)p->stack + THREAD_SIZE;
+
+	/* The frame switch_to_asm pops: r15..rbp zero, then the return. */
+	sp = (uint64_t *)p->stack_top;
+	*--sp = (uint64_t)ret_from_kthread;
+	memset(sp - 6, 0, 6 * sizeof(*sp));
+	p->thread_rsp = (uint64_t)(sp - 6);
+	nr_threads++;
+	return p;
+}
+
+void msleep(unsigned int ms)
+{
+	uint64_t flags = local_irq_save();
+
+	/* +1: the current tick is partly gone, and ms is a minimum. */
+	current->wakeup_jiffies = jiffies + ((uint64_t)ms * HZ + 999) / 1000 + 1;
+	list_add_tail(&current->timer_list, &sleepers);
+	while (!list_empty(&current->timer_list)) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule();
+	}
+	local_irq_restore(flags);
+}
+
+/* Interrupt context, interrupts off. */
+void scheduler_tick(void)
+{
+	struct task_struct *p, *n;
+
+	list_for_each_entry_safe(p, n, &sleepers, timer_list) {
+		if (jiffies >= p->wakeup_jiffies) {
+			list_del_init(&p->timer_list);
+			wake_up_process(p);
+		}
+	}
+	if (current->time_slice && --current->time_slice == 0)
+		current->need_resched = true;
+}
+
+__noreturn void cpu_idle(void)
+{
+	for (;;) {
+		cli();
+		if (list_empty(&run_queue))
+			safe_halt();
+		else
+			schedule();
+	}
+}
