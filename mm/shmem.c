@@ -256,8 +256,17 @@ static void shmem_evict_inode(struct inode *inode)
 	kfree(info);
 }
 
+/* Linux's generic_delete_inode: the names hold the inodes, so an inode
+ * nobody references is one that never got a name (mknod's error path). */
+static bool shmem_drop_inode(struct inode *inode)
+{
+	(void)inode;
+	return true;
+}
+
 static const struct super_operations shmem_sops = {
 	.read_inode = shmem_read_inode,
+	.drop_inode = shmem_drop_inode,
 	.evict_inode = shmem_evict_inode,
 };
 

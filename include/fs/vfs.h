@@ -13,10 +13,13 @@
  *   inode             one file or directory.  Each super_block keeps a
  *                     cache of its in-core inodes, so one on-disk inode has
  *                     exactly one struct inode, shared and counted
- *                     (iget/iput); the last iput hands the inode to the
- *                     filesystem's evict_inode and frees it.  i_op holds
- *                     the namespace operations, i_fop those of an open
- *                     file, i_private the filesystem's own inode.
+ *                     (iget/iput); the last iput keeps an inode that has
+ *                     links cached unused (the inode_unused LRU) until
+ *                     prune_icache or drop_caches evicts it, and hands
+ *                     one without links to the filesystem's evict_inode
+ *                     and frees it.  i_op holds the namespace operations,
+ *                     i_fop those of an open file, i_private the
+ *                     filesystem's own inode.
  *   file              one open of an inode: position, flags, f_op.
  *   vfsmount          a super_block grafted onto a directory (the mount
  *                     point) of another; the root mount has none.
@@ -87,7 +90,12 @@ struct file_system_type {
 struct super_operations {
 	/* Fill a new in-core inode from inode->i_ino: 0 or -errno. */
 	int (*read_inode)(struct inode *inode);
-	/* The last iput: release i_private. */
+	/* The last iput: should the inode go now rather than stay cached
+	 * unused?  Optional: by default an inode goes when it has no links
+	 * (Linux's generic_drop_inode); tmpfs always says yes. */
+	bool (*drop_inode)(struct inode *inode);
+	/* Eviction (the last iput, or an unused inode pruned): release
+	 * i_private. */
 	void (*evict_inode)(struct inode *inode);
 	/* Write back dirty data and metadata: 0 or -errno.  Optional: a
 	 * filesystem without a backing store (proc, tmpfs) has none. */
@@ -165,6 +173,7 @@ struct inode {
 	bool i_mounted;			/* a filesystem is mounted on it */
 	void *i_private;		/* the filesystem's inode */
 	struct list_head i_sb_list;	/* on i_sb->s_inodes */
+	struct list_head i_lru;		/* on inode_unused while i_count is 0 */
 };
 
 /* What stat() reports (Linux's struct kstat); uapi's struct stat is
@@ -219,6 +228,8 @@ int do_mount(const char *dev_name, const char *dir, const char *fstype);
 /* Write back every mounted filesystem (sync(2) without the syscall):
  * 0, or the first error (every filesystem is still tried). */
 int sync_filesystems(void);
+/* Call f on every mounted super_block. */
+void iterate_supers(void (*f)(struct super_block *sb, void *arg), void *arg);
 
 /* --- inode.c: the inode cache ---------------------------------------------- */
 
@@ -226,7 +237,26 @@ int sync_filesystems(void);
 int iget(struct super_block *sb, uint64_t ino, struct inode **res);
 /* Take another reference to an inode already held. */
 void ihold(struct inode *inode);
+/*
+ * Drop a reference.  The last one of an inode that still has links keeps
+ * it cached, unused, with its page cache (see fs/inode.c); one without
+ * links is evicted.
+ */
 void iput(struct inode *inode);
+/* Inodes cached with no reference (on the inode_unused LRU). */
+extern unsigned long nr_unused_inodes;
+/* Evict up to nr unused inodes, least recently used first: the number
+ * evicted.  The hook for reclaim's inode shrinker. */
+unsigned long prune_icache(unsigned long nr);
+/* Evict every unused inode of sb (for unmount): 0, or 1 when some inode
+ * of sb is still held. */
+int invalidate_inodes(struct super_block *sb);
+/*
+ * Linux's "echo 3 > /proc/sys/vm/drop_caches": sync, evict every unused
+ * inode (and with it its page cache), drop the unreferenced buffers of
+ * every mounted device and give the kmalloc caches' empty slabs back.
+ */
+void drop_caches(void);
 
 /* --- namei.c: paths ---------------------------------------------------------- */
 

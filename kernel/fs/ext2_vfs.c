@@ -6,7 +6,10 @@
  *
  * A VFS inode's i_private is the driver's ext2_inode_info, taken with
  * ext2_iget when the VFS reads the inode and released with ext2_iput
- * when the VFS evicts it; the super_block's s_fs_info is the driver's
+ * when the VFS evicts it -- at the last iput only for an unlinked file;
+ * an unused inode with links stays cached, holding the ext2 inode and so
+ * its page cache, which ext2_sync still writes back, until prune_icache
+ * or drop_caches (fs/inode.c); the super_block's s_fs_info is the driver's
  * ext2_sb_info.  The driver keeps the authoritative attributes (in the
  * on-disk inode it holds); after every operation that can change them,
  * ext2_update_attrs() copies mode, link count, size and blocks into each

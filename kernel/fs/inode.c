@@ -1,21 +1,40 @@
 /*
- * The inode cache (Linux's fs/inode.c: iget_locked, ihold, iput).
+ * The inode cache (Linux's fs/inode.c: iget_locked, ihold, iput,
+ * prune_icache, invalidate_inodes, and fs/drop_caches.c).
  *
  * Each super_block lists its in-core inodes on s_inodes.  iget() returns
  * the cached inode for a number, or makes one and lets the filesystem's
  * read_inode fill it, so two lookups of the same file share one struct
  * inode: its size, link count and mount flag are the same for everyone.
  *
- * An inode lives while referenced.  The last iput() lets the filesystem
- * release its private part (evict_inode: ext2 then frees an unlinked
- * file's blocks) and frees it; Linux keeps unused inodes cached for
- * reuse, Pageturn does not yet.  A linear list is fine at this size; a
- * hash table is the obvious next step.
+ * The last iput() of an inode that still has links does not free it: the
+ * inode stays in its super_block's cache, unused (i_count 0), on the
+ * global inode_unused LRU (newest at the head), with the filesystem's
+ * private part still held -- for ext2 the in-core inode and its page
+ * cache, so a file's pages outlive a close and a second open finds them
+ * (and can promote them to Active(file)).  ext2's sync walks its in-core
+ * inodes, so sync_filesystems and the flusher still write the dirty pages
+ * of unused inodes.  iget() takes an unused inode off the LRU again.
+ * An inode without links (unlinked while open, or just now), or one whose
+ * filesystem's drop_inode says so (tmpfs: its names hold its inodes), is
+ * evicted at its last iput: evict_inode releases the private part (ext2
+ * then frees an unlinked file's blocks) and the inode is freed.
+ *
+ * Unused inodes go under memory pressure (prune_icache, oldest first: the
+ * hook for reclaim's shrinker) or on request (drop_caches).  There is no
+ * umount, so nothing calls invalidate_inodes yet; it is here for it.
+ * A linear list is fine at this size; a hash table is the obvious next
+ * step.
  */
+#include <fs/buffer_head.h>
 #include <fs/vfs.h>
 #include <mm/slab.h>
 #include <pageturn/panic.h>
 #include <uapi/errno.h>
+
+/* Unused inodes of every super_block, most recently used first. */
+static LIST_HEAD(inode_unused);
+unsigned long nr_unused_inodes;
 
 int iget(struct super_block *sb, uint64_t ino, struct inode **res)
 {
@@ -24,7 +43,10 @@ int iget(struct super_block *sb, uint64_t ino, struct inode **res)
 
 	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
 		if (inode->i_ino == ino) {
-			inode->i_count++;
+			if (inode->i_count++ == 0) {
+				list_del_init(&inode->i_lru);
+				nr_unused_inodes--;
+			}
 			*res = inode;
 			return 0;
 		}
@@ -35,6 +57,7 @@ int iget(struct super_block *sb, uint64_t ino, struct inode **res)
 	inode->i_ino = ino;
 	inode->i_sb = sb;
 	inode->i_count = 1;
+	INIT_LIST_HEAD(&inode->i_lru);
 	err = sb->s_op->read_inode(inode);
 	if (err) {
 		kfree(inode);
@@ -52,13 +75,88 @@ void ihold(struct inode *inode)
 	inode->i_count++;
 }
 
+/* Off the cache and gone: the filesystem releases its part, then the VFS. */
+static void evict(struct inode *inode)
+{
+	list_del(&inode->i_sb_list);
+	inode->i_sb->s_op->evict_inode(inode);
+	kfree(inode);
+}
+
+/* Linux's generic_drop_inode: keep it cached while it has a name. */
+static bool drop_inode(struct inode *inode)
+{
+	const struct super_operations *op = inode->i_sb->s_op;
+
+	if (op->drop_inode)
+		return op->drop_inode(inode);
+	return inode->i_nlink == 0;
+}
+
 void iput(struct inode *inode)
 {
 	if (inode->i_count <= 0)
 		panic("iput: inode %lu put once too often", (unsigned long)inode->i_ino);
 	if (--inode->i_count)
 		return;
-	list_del(&inode->i_sb_list);
-	inode->i_sb->s_op->evict_inode(inode);
-	kfree(inode);
+	if (drop_inode(inode)) {
+		evict(inode);
+		return;
+	}
+	list_add(&inode->i_lru, &inode_unused);
+	nr_unused_inodes++;
+}
+
+unsigned long prune_icache(unsigned long nr)
+{
+	unsigned long pruned = 0;
+	struct inode *inode;
+
+	while (pruned < nr && !list_empty(&inode_unused)) {
+		inode = list_entry(inode_unused.prev, struct inode, i_lru);
+		list_del_init(&inode->i_lru);
+		nr_unused_inodes--;
+		/* Evicting one inode (ext2's iput of its in-core inode) cannot
+		 * put another VFS inode, so the list stays sound. */
+		evict(inode);
+		pruned++;
+	}
+	return pruned;
+}
+
+int invalidate_inodes(struct super_block *sb)
+{
+	struct inode *inode, *next;
+	int busy = 0;
+
+	list_for_each_entry_safe(inode, next, &sb->s_inodes, i_sb_list) {
+		if (inode->i_count) {
+			busy = 1;
+			continue;
+		}
+		list_del_init(&inode->i_lru);
+		nr_unused_inodes--;
+		evict(inode);
+	}
+	return busy;
+}
+
+static void drop_buffers(struct super_block *sb, void *arg)
+{
+	(void)arg;
+	if (sb->s_bdev)
+		invalidate_bdev(sb->s_bdev);
+}
+
+void drop_caches(void)
+{
+	struct cache_sizes *cs;
+
+	sync_filesystems();
+	prune_icache((unsigned long)-1);
+	/* Evicting wrote the inodes back into buffers: write those too. */
+	sync_filesystems();
+	iterate_supers(drop_buffers, NULL);
+	for (cs = malloc_sizes; cs->cs_size != SIZE_MAX; cs++)
+		kmem_cache_shrink(cs->cs_cachep);
 }

@@ -166,6 +166,14 @@ int sync_filesystems(void)
 	return first;
 }
 
+void iterate_supers(void (*f)(struct super_block *sb, void *arg), void *arg)
+{
+	struct vfsmount *mnt;
+
+	list_for_each_entry(mnt, &mounts, mnt_list)
+		f(mnt->mnt_sb, arg);
+}
+
 /* The root of the filesystem mounted on directory mountpoint. */
 struct inode *lookup_mnt(struct inode *mountpoint)
 {

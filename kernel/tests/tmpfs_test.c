@@ -36,9 +36,10 @@ static void shrink_kmalloc_caches(void)
 		kmem_cache_shrink(cs->cs_cachep);
 }
 
-/* The free page count once the slab has given back what it can. */
+/* The free page count once the caches have given back what they can. */
 static unsigned long settle(void)
 {
+	drop_caches();	/* unused inodes of / and /proc keep memory too */
 	shrink_kmalloc_caches();
 	return nr_free_pages();
 }

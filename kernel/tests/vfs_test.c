@@ -5,7 +5,9 @@
  * removed; relative paths walked from a working directory, in and out of
  * /proc; every error a path or an open can give is provoked; /proc files
  * are read in small chunks; and the root filesystem is filled to -ENOSPC
- * and shown to work afterwards.  Each case removes what it made and
+ * and shown to work afterwards.  A file read through two opens (the
+ * inode cached unused in between, with its pages) moves its pages from
+ * Inactive(file) to Active(file).  Each case removes what it made and
  * leaves the page allocator's free count where it found it, once caches
  * are emptied (settle()).
  */
@@ -14,6 +16,7 @@
 #include <mm/gfp.h>
 #include <mm/slab.h>
 #include <mm/swap.h>
+#include <mm/vmstat.h>
 #include <pageturn/ktest.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
@@ -32,11 +35,12 @@ static void shrink_kmalloc_caches(void)
 
 /*
  * Write the root filesystem back and empty the caches that keep pages
- * (the buffer cache, the slab): the free page count is then comparable
- * before and after a test.
+ * (unused inodes with their page cache, the buffer cache, the slab): the
+ * free page count is then comparable before and after a test.
  */
 static unsigned long settle(struct ktest *t)
 {
+	drop_caches();
 	struct file *root = NULL;
 
 	KTEST_EXPECT_EQ(t, vfs_open("/", O_RDONLY | O_DIRECTORY, 0, &root), 0);
@@ -484,6 +488,73 @@ KTEST(vfs, fill_root_to_enospc)
 		vfs_close(f);
 	}
 	KTEST_EXPECT_EQ(t, vfs_unlink("/vfs-after"), 0);
+out:
+	kfree(buf);
+	KTEST_EXPECT_EQ(t, settle(t), free_before);
+}
+
+#define ACT_PAGES 16
+
+/* Open path, read it whole, close it: the bytes read. */
+static long read_whole(struct ktest *t, const char *path, void *buf, size_t len)
+{
+	struct file *f;
+	long n;
+
+	KTEST_EXPECT_EQ(t, vfs_open(path, O_RDONLY, 0, &f), 0);
+	if (!f)
+		return -1;
+	n = vfs_read(f, buf, len);
+	vfs_close(f);
+	return n;
+}
+
+/*
+ * The split LRU's central case: the first read brings the file's pages
+ * into the page cache on Inactive(file); the inode stays cached unused
+ * after the close, with its pages, so the second open's read touches
+ * them again and activates them.
+ */
+KTEST(vfs, read_twice_activates)
+{
+	unsigned long free_before = settle(t), inactive, active;
+	size_t len = ACT_PAGES * PAGE_SIZE, i;
+	struct file *f = NULL;
+	uint8_t *buf = kmalloc(len, GFP_KERNEL);
+
+	KTEST_EXPECT(t, buf != NULL);
+	if (!buf)
+		return;
+	for (i = 0; i < len; i++)
+		buf[i] = pattern(i);
+	KTEST_EXPECT_EQ(t, vfs_open("/act.bin", O_CREAT | O_EXCL | O_WRONLY, 0644, &f), 0);
+	if (!f)
+		goto out;
+	KTEST_EXPECT_EQ(t, vfs_write(f, buf, len), (long)len);
+	KTEST_EXPECT_EQ(t, vfs_fsync(f), 0);
+	vfs_close(f);
+	drop_caches();
+	KTEST_EXPECT_EQ(t, nr_unused_inodes, 0);
+
+	inactive = global_page_state(NR_INACTIVE_FILE);
+	active = global_page_state(NR_ACTIVE_FILE);
+	memset(buf, 0, len);
+	KTEST_EXPECT_EQ(t, read_whole(t, "/act.bin", buf, len), (long)len);
+	KTEST_EXPECT(t, check_pattern(buf, 0, len));
+	KTEST_EXPECT_EQ(t, global_page_state(NR_INACTIVE_FILE), inactive + ACT_PAGES);
+	KTEST_EXPECT_EQ(t, global_page_state(NR_ACTIVE_FILE), active);
+	KTEST_EXPECT(t, nr_unused_inodes > 0);
+
+	memset(buf, 0, len);
+	KTEST_EXPECT_EQ(t, read_whole(t, "/act.bin", buf, len), (long)len);
+	KTEST_EXPECT(t, check_pattern(buf, 0, len));
+	KTEST_EXPECT_EQ(t, global_page_state(NR_INACTIVE_FILE), inactive);
+	KTEST_EXPECT_EQ(t, global_page_state(NR_ACTIVE_FILE), active + ACT_PAGES);
+	printk(KERN_INFO "        # /act.bin: %d pages Inactive(file) -> Active(file) on the second open\n",
+	       ACT_PAGES);
+
+	KTEST_EXPECT_EQ(t, vfs_unlink("/act.bin"), 0);
+	KTEST_EXPECT_EQ(t, global_page_state(NR_ACTIVE_FILE), active);
 out:
 	kfree(buf);
 	KTEST_EXPECT_EQ(t, settle(t), free_before);
