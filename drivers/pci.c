@@ -59,71 +59,42 @@ static uint32_t pci_conf_address(const struct pci_dev *dev, int where)
 	       (uint32_t)dev->devfn << 8 | (where & 0xfc);
 }
 
-int pci_read_config_byte(const struct pci_dev *dev, int where, uint8_t *val)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&pci_lock, flags);
-	outl(PCI_CONFIG_ADDRESS, pci_conf_address(dev, where));
-	*val = inb(PCI_CONFIG_DATA + (where & 3));
-	spin_unlock_irqrestore(&pci_lock, flags);
-	return 0;
+/*
+ * The six configuration accessors differ only in width and port offset
+ * (Linux generates them the same way, PCI_OP_READ/PCI_OP_WRITE): select
+ * the dword with CONFIG_ADDRESS, then move size bytes at the right offset
+ * of CONFIG_DATA, under pci_lock.
+ */
+#define PCI_OP_READ(size, type, in, mask) \
+int pci_read_config_##size(const struct pci_dev *dev, int where, type *val) \
+{ \
+	unsigned long flags; \
+ \
+	spin_lock_irqsave(&pci_lock, flags); \
+	outl(PCI_CONFIG_ADDRESS, pci_conf_address(dev, where)); \
+	*val = in(PCI_CONFIG_DATA + (where & (mask))); \
+	spin_unlock_irqrestore(&pci_lock, flags); \
+	return 0; \
 }
 
-int pci_read_config_word(const struct pci_dev *dev, int where, uint16_t *val)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&pci_lock, flags);
-	outl(PCI_CONFIG_ADDRESS, pci_conf_address(dev, where));
-	*val = inw(PCI_CONFIG_DATA + (where & 2));
-	spin_unlock_irqrestore(&pci_lock, flags);
-	return 0;
+#define PCI_OP_WRITE(size, type, out, mask) \
+int pci_write_config_##size(const struct pci_dev *dev, int where, type val) \
+{ \
+	unsigned long flags; \
+ \
+	spin_lock_irqsave(&pci_lock, flags); \
+	outl(PCI_CONFIG_ADDRESS, pci_conf_address(dev, where)); \
+	out(PCI_CONFIG_DATA + (where & (mask)), val); \
+	spin_unlock_irqrestore(&pci_lock, flags); \
+	return 0; \
 }
 
-int pci_read_config_dword(const struct pci_dev *dev, int where, uint32_t *val)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&pci_lock, flags);
-	outl(PCI_CONFIG_ADDRESS, pci_conf_address(dev, where));
-	*val = inl(PCI_CONFIG_DATA);
-	spin_unlock_irqrestore(&pci_lock, flags);
-	return 0;
-}
-
-int pci_write_config_byte(const struct pci_dev *dev, int where, uint8_t val)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&pci_lock, flags);
-	outl(PCI_CONFIG_ADDRESS, pci_conf_address(dev, where));
-	outb(PCI_CONFIG_DATA + (where & 3), val);
-	spin_unlock_irqrestore(&pci_lock, flags);
-	return 0;
-}
-
-int pci_write_config_word(const struct pci_dev *dev, int where, uint16_t val)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&pci_lock, flags);
-	outl(PCI_CONFIG_ADDRESS, pci_conf_address(dev, where));
-	outw(PCI_CONFIG_DATA + (where & 2), val);
-	spin_unlock_irqrestore(&pci_lock, flags);
-	return 0;
-}
-
-int pci_write_config_dword(const struct pci_dev *dev, int where, uint32_t val)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&pci_lock, flags);
-	outl(PCI_CONFIG_ADDRESS, pci_conf_address(dev, where));
-	outl(PCI_CONFIG_DATA, val);
-	spin_unlock_irqrestore(&pci_lock, flags);
-	return 0;
-}
+PCI_OP_READ(byte, uint8_t, inb, 3)
+PCI_OP_READ(word, uint16_t, inw, 2)
+PCI_OP_READ(dword, uint32_t, inl, 0)
+PCI_OP_WRITE(byte, uint8_t, outb, 3)
+PCI_OP_WRITE(word, uint16_t, outw, 2)
+PCI_OP_WRITE(dword, uint32_t, outl, 0)
 
 /* Write all ones to the dword at where, return what sticks, restore it. */
 static uint32_t pci_probe_mask(const struct pci_dev *dev, int where, uint32_t orig)

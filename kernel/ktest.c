@@ -203,3 +203,26 @@ void ktest_run_from_cmdline(void)
 	       ok ? "PASS" : "FAIL");
 	qemu_exit(ok ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);
 }
+
+uint8_t ktest_pattern_byte(uint64_t off)
+{
+	return (uint8_t)(off * 13 + (off >> 8));
+}
+
+void ktest_fill_pattern(uint8_t *buf, uint64_t off, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = ktest_pattern_byte(off + i);
+}
+
+bool ktest_check_pattern(const uint8_t *buf, uint64_t off, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (buf[i] != ktest_pattern_byte(off + i))
+			return false;
+	return true;
+}

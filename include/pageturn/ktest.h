@@ -81,6 +81,12 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ..
 void ktest_capture_start(int loglevel);
 const char *ktest_capture_stop(void);
 
+/* A byte pattern that depends on the offset (so shifted or swapped data
+ * shows): fill buf as if it sat at offset off, or check it. */
+uint8_t ktest_pattern_byte(uint64_t off);
+void ktest_fill_pattern(uint8_t *buf, uint64_t off, size_t len);
+bool ktest_check_pattern(const uint8_t *buf, uint64_t off, size_t len);
+
 /* Run the tests named by `test=`, if any; does not return when it ran some. */
 void ktest_run_from_cmdline(void);
 

@@ -18,6 +18,11 @@ int path_parent(const char *path, struct inode **dir, char name[NAME_MAX + 1],
 /* Step from directory dir (still held by the caller) to its component
  * name, which may be "." or "..", crossing mounts: held in *res. */
 int lookup_step(struct inode *dir, const char *name, struct inode **res);
+/* Run fn on the parent directory of path (held across the call) and the
+ * last component, with whether path ends in a slash (kernel/fs/namei.c). */
+int on_parent(const char *path,
+	      int (*fn)(struct inode *dir, const char *name, bool trailing, void *arg),
+	      void *arg);
 
 /* Writing needs a write bit in the mode (there are no users yet). */
 static inline int may_write(const struct inode *inode)

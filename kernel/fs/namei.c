@@ -176,7 +176,7 @@ int path_parent(const char *path, struct inode **dir, char name[NAME_MAX + 1],
  * Run fn on the parent directory of path (held across the call) and the
  * last component of path, with whether path ends in a slash.
  */
-static int on_parent(const char *path,
+int on_parent(const char *path,
 		     int (*fn)(struct inode *dir, const char *name, bool trailing, void *arg),
 		     void *arg)
 {

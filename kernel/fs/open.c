@@ -20,24 +20,24 @@ static int do_truncate(struct inode *inode, loff_t size)
 	return inode->i_op->truncate(inode, size);
 }
 
-/* The inode for an O_CREAT open of path, made if missing, held. */
-static int open_create(const char *path, unsigned int flags, umode_t mode, struct inode **res)
-{
-	char name[NAME_MAX + 1];
-	struct inode *dir;
-	bool trailing;
-	int err = path_parent(path, &dir, name, &trailing);
+struct create_args {
+	unsigned int flags;
+	umode_t mode;
+	struct inode **res;
+};
 
-	if (err)
-		return err;
-	err = lookup_step(dir, name, res);
+static int create_in(struct inode *dir, const char *name, bool trailing, void *arg)
+{
+	struct create_args *c = arg;
+	int err = lookup_step(dir, name, c->res);
+
 	if (!err) {
-		if (flags & O_EXCL)
+		if (c->flags & O_EXCL)
 			err = -EEXIST;
-		else if (S_ISDIR((*res)->i_mode))
+		else if (S_ISDIR((*c->res)->i_mode))
 			err = -EISDIR;
 		if (err)
-			iput(*res);
+			iput(*c->res);
 	} else if (err == -ENOENT) {
 		if (trailing)
 			err = -EISDIR;
@@ -45,10 +45,17 @@ static int open_create(const char *path, unsigned int flags, umode_t mode, struc
 			err = may_write(dir);
 		if (!err)
 			err = dir->i_op->create ?
-			      dir->i_op->create(dir, name, mode & S_IALLUGO, res) : -EACCES;
+			      dir->i_op->create(dir, name, c->mode & S_IALLUGO, c->res) : -EACCES;
 	}
-	iput(dir);
 	return err;
+}
+
+/* The inode for an O_CREAT open of path, made if missing, held. */
+static int open_create(const char *path, unsigned int flags, umode_t mode, struct inode **res)
+{
+	struct create_args c = { flags, mode, res };
+
+	return on_parent(path, create_in, &c);
 }
 
 /* May inode be opened with flags? (Linux's may_open.) */

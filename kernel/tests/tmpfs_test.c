@@ -54,29 +54,6 @@ static unsigned long file_lru_pages(void)
 	return global_page_state(NR_ACTIVE_FILE) + global_page_state(NR_INACTIVE_FILE);
 }
 
-static uint8_t pattern(uint64_t i)
-{
-	return (uint8_t)(i * 7 + (i >> 9));
-}
-
-static void fill_pattern(uint8_t *buf, uint64_t off, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		buf[i] = pattern(off + i);
-}
-
-static bool check_pattern(const uint8_t *buf, uint64_t off, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (buf[i] != pattern(off + i))
-			return false;
-	return true;
-}
-
 /* Make path and write len pattern bytes to it: 0 or -errno. */
 static long write_file(const char *path, size_t len)
 {
@@ -86,7 +63,7 @@ static long write_file(const char *path, size_t len)
 
 	if (!buf)
 		return -ENOMEM;
-	fill_pattern(buf, 0, len);
+	ktest_fill_pattern(buf, 0, len);
 	n = vfs_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, &f);
 	if (!n) {
 		n = vfs_write(f, buf, len);
@@ -110,7 +87,7 @@ static bool file_matches(const char *path, size_t len, size_t chunk)
 		return false;
 	}
 	while (ok && (n = vfs_read(f, buf, chunk)) > 0) {
-		ok = check_pattern(buf, off, n);
+		ok = ktest_check_pattern(buf, off, n);
 		off += n;
 	}
 	vfs_close(f);
@@ -358,7 +335,7 @@ KTEST(tmpfs, size_limit_enospc)
 	KTEST_EXPECT_EQ(t, shmem_remount("/tmp/small", "nr_inodes=5"), -EINVAL);
 
 	/* A write past the limit stops short, the next one fails. */
-	fill_pattern(buf, 0, 2 * SMALL_LIMIT);
+	ktest_fill_pattern(buf, 0, 2 * SMALL_LIMIT);
 	KTEST_EXPECT_EQ(t, vfs_open("/tmp/small/f", O_RDWR | O_CREAT | O_TRUNC, 0644, &f), 0);
 	KTEST_EXPECT_EQ(t, vfs_write(f, buf, 2 * SMALL_LIMIT), SMALL_LIMIT);
 	KTEST_EXPECT_EQ(t, vfs_write(f, buf + SMALL_LIMIT, 1), -ENOSPC);

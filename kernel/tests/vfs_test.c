@@ -53,22 +53,6 @@ static unsigned long settle(struct ktest *t)
 	return nr_free_pages();
 }
 
-static uint8_t pattern(uint64_t i)
-{
-	return (uint8_t)(i * 13 + (i >> 8));
-}
-
-/* Is every byte of buf what pattern() puts at offset off on? */
-static bool check_pattern(const uint8_t *buf, uint64_t off, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (buf[i] != pattern(off + i))
-			return false;
-	return true;
-}
-
 static loff_t stat_size(const char *path)
 {
 	struct kstat st;
@@ -83,13 +67,11 @@ KTEST(vfs, create_write_read_seek_rename_delete)
 	struct file *f = NULL, *g = NULL;
 	uint8_t *buf = kmalloc(10000, GFP_KERNEL);
 	struct kstat st;
-	size_t i;
 
 	KTEST_EXPECT(t, buf != NULL);
 	if (!buf)
 		return;
-	for (i = 0; i < 10000; i++)
-		buf[i] = pattern(i);
+	ktest_fill_pattern(buf, 0, 10000);
 	KTEST_EXPECT_EQ(t, vfs_open("/vfs-a", O_RDWR | O_CREAT | O_EXCL, 0644, &f), 0);
 	if (!f)
 		goto out;
@@ -103,11 +85,11 @@ KTEST(vfs, create_write_read_seek_rename_delete)
 	memset(buf, 0, 10000);
 	KTEST_EXPECT_EQ(t, vfs_llseek(f, 0, SEEK_SET), 0);
 	KTEST_EXPECT_EQ(t, vfs_read(f, buf, 10000), 10000);
-	KTEST_EXPECT(t, check_pattern(buf, 0, 10000));
+	KTEST_EXPECT(t, ktest_check_pattern(buf, 0, 10000));
 	KTEST_EXPECT_EQ(t, vfs_read(f, buf, 10000), 0);
 	KTEST_EXPECT_EQ(t, vfs_llseek(f, -100, SEEK_END), 9900);
 	KTEST_EXPECT_EQ(t, vfs_read(f, buf, 1000), 100);
-	KTEST_EXPECT(t, check_pattern(buf, 9900, 100));
+	KTEST_EXPECT(t, ktest_check_pattern(buf, 9900, 100));
 	KTEST_EXPECT_EQ(t, vfs_llseek(f, -50, SEEK_CUR), 9950);
 	KTEST_EXPECT_EQ(t, vfs_llseek(f, -10000, SEEK_CUR), -EINVAL);
 	KTEST_EXPECT_EQ(t, vfs_llseek(f, 0, 3), -EINVAL);
@@ -450,13 +432,11 @@ KTEST(vfs, fill_root_to_enospc)
 	struct file *f = NULL;
 	struct kstat st;
 	long n = 0;
-	size_t i;
 
 	KTEST_EXPECT(t, buf != NULL);
 	if (!buf)
 		return;
-	for (i = 0; i < FILL_CHUNK; i++)
-		buf[i] = pattern(i);
+	ktest_fill_pattern(buf, 0, FILL_CHUNK);
 	KTEST_EXPECT_EQ(t, vfs_open("/vfs-fill", O_WRONLY | O_CREAT | O_EXCL, 0644, &f), 0);
 	if (!f)
 		goto out;
@@ -484,7 +464,7 @@ KTEST(vfs, fill_root_to_enospc)
 		memset(buf, 0, FILL_CHUNK);
 		KTEST_EXPECT_EQ(t, vfs_llseek(f, 0, SEEK_SET), 0);
 		KTEST_EXPECT_EQ(t, vfs_read(f, buf, FILL_CHUNK), FILL_CHUNK);
-		KTEST_EXPECT(t, check_pattern(buf, 0, FILL_CHUNK));
+		KTEST_EXPECT(t, ktest_check_pattern(buf, 0, FILL_CHUNK));
 		vfs_close(f);
 	}
 	KTEST_EXPECT_EQ(t, vfs_unlink("/vfs-after"), 0);
@@ -518,15 +498,14 @@ static long read_whole(struct ktest *t, const char *path, void *buf, size_t len)
 KTEST(vfs, read_twice_activates)
 {
 	unsigned long free_before = settle(t), inactive, active;
-	size_t len = ACT_PAGES * PAGE_SIZE, i;
+	size_t len = ACT_PAGES * PAGE_SIZE;
 	struct file *f = NULL;
 	uint8_t *buf = kmalloc(len, GFP_KERNEL);
 
 	KTEST_EXPECT(t, buf != NULL);
 	if (!buf)
 		return;
-	for (i = 0; i < len; i++)
-		buf[i] = pattern(i);
+	ktest_fill_pattern(buf, 0, len);
 	KTEST_EXPECT_EQ(t, vfs_open("/act.bin", O_CREAT | O_EXCL | O_WRONLY, 0644, &f), 0);
 	if (!f)
 		goto out;
@@ -540,14 +519,14 @@ KTEST(vfs, read_twice_activates)
 	active = global_page_state(NR_ACTIVE_FILE);
 	memset(buf, 0, len);
 	KTEST_EXPECT_EQ(t, read_whole(t, "/act.bin", buf, len), (long)len);
-	KTEST_EXPECT(t, check_pattern(buf, 0, len));
+	KTEST_EXPECT(t, ktest_check_pattern(buf, 0, len));
 	KTEST_EXPECT_EQ(t, global_page_state(NR_INACTIVE_FILE), inactive + ACT_PAGES);
 	KTEST_EXPECT_EQ(t, global_page_state(NR_ACTIVE_FILE), active);
 	KTEST_EXPECT(t, nr_unused_inodes > 0);
 
 	memset(buf, 0, len);
 	KTEST_EXPECT_EQ(t, read_whole(t, "/act.bin", buf, len), (long)len);
-	KTEST_EXPECT(t, check_pattern(buf, 0, len));
+	KTEST_EXPECT(t, ktest_check_pattern(buf, 0, len));
 	KTEST_EXPECT_EQ(t, global_page_state(NR_INACTIVE_FILE), inactive);
 	KTEST_EXPECT_EQ(t, global_page_state(NR_ACTIVE_FILE), active + ACT_PAGES);
 	printk(KERN_INFO "        # /act.bin: %d pages Inactive(file) -> Active(file) on the second open\n",
