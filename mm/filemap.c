@@ -18,7 +18,8 @@
  *               it; counted in NR_WRITEBACK.  Clean after, dirty again if
  *               the write failed.
  *   truncated   out of the tree, off its LRU list, freed when the last
- *               user drops its reference.
+ *               user drops its reference (a page table mapping it is one:
+ *               see delete_from_page_cache).
  *
  * Every page in the tree holds a reference for the cache (dropped by the
  * remover) and is counted in NR_FILE_PAGES.  It is also on an LRU list,
@@ -32,12 +33,30 @@
  * read() stopped (Linux's prev_index/prev_offset test), so reading a file
  * in small pieces counts as one access per page.
  *
- * Locking.  PG_locked excludes truncation and a second reader while I/O is
- * in flight.  There is one CPU, the page cache is used only from process
- * context and nothing sleeps yet, so nobody else can hold a page lock while
- * we run: lock_page of a locked page is a bug and panics.  For the same
- * reason the radix tree needs no lock (Linux's mapping->tree_lock); the
- * zone counters are updated with the interrupt-safe mod_zone_page_state.
+ * Locking.  PG_locked excludes truncation, writeback and a second reader
+ * while a page's I/O is in flight.  I/O sleeps and other tasks run
+ * meanwhile, so lock_page of a locked page sleeps until unlock_page wakes
+ * it (one wait queue, page_wait, serves every page: few tasks ever wait at
+ * once, and each woken one tests its own page again).  Whoever sleeps for
+ * a page lock may find, once it holds it, that the page left the cache
+ * meanwhile (truncated, or its read failed): page->mapping is then no
+ * longer the mapping it was found in, and every caller that locks a page
+ * it looked up checks that.  A page in the tree that is not uptodate is
+ * being filled by the task holding its lock (readpage, or write() of a
+ * new page); read() and the page fault wait for that lock
+ * (find_get_uptodate_page) and then see the result.
+ *
+ * There is one CPU and the kernel is not preemptive, so code that does not
+ * sleep runs alone: the radix tree needs no lock (Linux's
+ * mapping->tree_lock), since nothing sleeps in the middle of changing it
+ * (kzalloc does not sleep while reclaim frees nothing), and the flag tests
+ * and updates need no atomic operations.  Interrupt handlers never touch
+ * the page cache; the zone counters are updated with the interrupt-safe
+ * mod_zone_page_state.
+ *
+ * Page faults (filemap_fault) find or read pages as read() does, through
+ * the same code, and leave them on their LRU list: a mapped page is not
+ * promoted by its mapping, only marked accessed once per fault.
  *
  * Readahead (Linux's on-demand readahead, simplified; I/O is synchronous,
  * so there is no asynchronous half and no PG_readahead marker).  A miss is
@@ -49,12 +68,15 @@
  * reads its page alone and closes the window.  Pages read ahead of demand
  * are counted in ra->nr_readahead; Linux has no counter for them.
  */
+#include <mm/mmap.h>
 #include <mm/pagemap.h>
+#include <mm/rmap.h>
 #include <mm/slab.h>
 #include <mm/swap.h>
 #include <mm/vmstat.h>
 #include <pageturn/panic.h>
 #include <pageturn/string.h>
+#include <pageturn/wait.h>
 #include <uapi/errno.h>
 
 /* ---- the radix tree --------------------------------------------------- */
@@ -208,22 +230,46 @@ void address_space_init(struct address_space *mapping, void *host,
 	mapping->ra.prev_pos = ~0ull;
 }
 
-void lock_page(struct page *page)
-{
-	if (TestSetPageLocked(page))
-		panic("lock_page: pfn %lu is already locked: nothing could unlock it",
-		      page_to_pfn(page));
-}
+/* Where lock_page sleeps for any page (Linux hashes pages to a table of
+ * queues, page_waitqueue(); with few tasks one queue is enough). */
+static DECLARE_WAIT_QUEUE_HEAD(page_wait);
 
 bool trylock_page(struct page *page)
 {
 	return !TestSetPageLocked(page);
 }
 
+/*
+ * The page is locked by someone else: sleep until we hold it.  The task is
+ * on the queue and not running before it tests the bit, so an unlock_page
+ * between the test and schedule() makes it runnable again and the wakeup
+ * is not lost.  Interrupt handlers never take page locks, so interrupts
+ * may stay on (Linux's __lock_page).
+ */
+static void __lock_page(struct page *page)
+{
+	DEFINE_WAIT(wait);
+
+	for (;;) {
+		prepare_to_wait(&page_wait, &wait, TASK_UNINTERRUPTIBLE);
+		if (trylock_page(page))
+			break;
+		schedule();
+	}
+	finish_wait(&page_wait, &wait);
+}
+
+void lock_page(struct page *page)
+{
+	if (!trylock_page(page))
+		__lock_page(page);
+}
+
 void unlock_page(struct page *page)
 {
 	if (!TestClearPageLocked(page))
 		panic("unlock_page: pfn %lu is not locked", page_to_pfn(page));
+	wake_up(&page_wait);
 }
 
 struct page *find_get_page(struct address_space *mapping, pgoff_t index)
@@ -237,11 +283,19 @@ struct page *find_get_page(struct address_space *mapping, pgoff_t index)
 
 struct page *find_lock_page(struct address_space *mapping, pgoff_t index)
 {
-	struct page *page = find_get_page(mapping, index);
+	struct page *page;
 
-	if (page)
+	for (;;) {
+		page = find_get_page(mapping, index);
+		if (!page)
+			return NULL;
 		lock_page(page);
-	return page;
+		if (page->mapping == mapping)
+			return page;
+		/* It left the cache while we slept for the lock: look again. */
+		unlock_page(page);
+		page_cache_release(page);
+	}
 }
 
 /* Up to nr pages at index start or above, in index order, referenced. */
@@ -306,6 +360,12 @@ void remove_from_page_cache(struct page *page)
  * frees the page.  If someone else has isolated the page (reclaim, later),
  * the list's reference is theirs, and putting the page back leaves a page
  * with no mapping on the LRU for reclaim to free.
+ *
+ * A page still mapped by page tables stays mapped (Linux unmaps it first,
+ * through the reverse map Pageturn does not have yet) until its mappings
+ * go.  A tmpfs page among them loses PG_swapbacked once it is off its
+ * list, so that it is not taken for an anonymous page (mm/rmap.h) when
+ * they do.
  */
 static void delete_from_page_cache(struct page *page)
 {
@@ -315,6 +375,8 @@ static void delete_from_page_cache(struct page *page)
 	if (isolate_lru_page(page) == 0) {
 		ClearPageActive(page);
 		ClearPageUnevictable(page);
+		if (page_mapped(page))
+			ClearPageSwapBacked(page);
 		page_cache_release(page);	/* the list's reference */
 	}
 	page_cache_release(page);		/* the cache's reference */
@@ -513,6 +575,46 @@ static int page_cache_sync_readahead(struct address_space *mapping, pgoff_t inde
 	return 0;
 }
 
+/*
+ * The uptodate page at index, referenced for the caller, in *pagep: found
+ * in the cache, or read with page_cache_sync_readahead (prev_index and
+ * isize as there) when it is missing.  A page another task is still
+ * reading is waited for, and read here if that read failed.  *major says
+ * whether the page had to wait for I/O (read here or by the other task).
+ * Returns 0 or the read's -errno.  The common part of read() and the page
+ * fault.
+ */
+static int find_get_uptodate_page(struct address_space *mapping, pgoff_t index,
+				  pgoff_t prev_index, uint64_t isize, struct page **pagep,
+				  bool *major)
+{
+	struct page *page;
+	int err;
+
+	*major = false;
+	for (;;) {
+		page = find_get_page(mapping, index);
+		if (!page) {
+			*major = true;
+			err = page_cache_sync_readahead(mapping, index, prev_index, isize, pagep);
+			if (err != -EEXIST)
+				return err;
+			continue;	/* another task added it while we allocated */
+		}
+		if (PageUptodate(page))
+			break;
+		/* Being read: its reader unlocks it when the read is over. */
+		*major = true;
+		lock_page(page);
+		unlock_page(page);
+		if (page->mapping == mapping)
+			break;		/* still cached, so uptodate (see the top) */
+		page_cache_release(page);
+	}
+	*pagep = page;
+	return 0;
+}
+
 long filemap_read(struct address_space *mapping, uint64_t pos, void *buf, size_t len,
 		  uint64_t isize)
 {
@@ -521,6 +623,7 @@ long filemap_read(struct address_space *mapping, uint64_t pos, void *buf, size_t
 	unsigned int prev_offset = ra->prev_pos & (PAGE_SIZE - 1), offset;
 	struct page *page;
 	size_t done = 0, n;
+	bool major;
 	int err = 0;
 
 	if (pos >= isize)
@@ -530,12 +633,9 @@ long filemap_read(struct address_space *mapping, uint64_t pos, void *buf, size_t
 		index = (pos + done) >> PAGE_SHIFT;
 		offset = (pos + done) & (PAGE_SIZE - 1);
 		n = MIN(PAGE_SIZE - offset, len - done);
-		page = find_get_page(mapping, index);
-		if (!page) {
-			err = page_cache_sync_readahead(mapping, index, prev_index, isize, &page);
-			if (err)
-				break;
-		}
+		err = find_get_uptodate_page(mapping, index, prev_index, isize, &page, &major);
+		if (err)
+			break;
 		/* A sequential read touching a page again is one access. */
 		if (prev_index != index || offset != prev_offset)
 			mark_page_accessed(page);
@@ -547,6 +647,34 @@ long filemap_read(struct address_space *mapping, uint64_t pos, void *buf, size_t
 	}
 	ra->prev_pos = ((uint64_t)prev_index << PAGE_SHIFT) | prev_offset;
 	return done ? (long)done : err;
+}
+
+/*
+ * Readahead for faults is read()'s: a fault one page after the previous
+ * fault or read, or where the last window ended, reads the next window.
+ * prev_pos is left at the start of the faulting page, as Linux's
+ * filemap_fault leaves it.
+ */
+int filemap_fault(struct address_space *mapping, pgoff_t index, uint64_t isize,
+		  struct page **pagep)
+{
+	struct file_ra_state *ra = &mapping->ra;
+	struct page *page;
+	bool major;
+	int err;
+
+	if (index >= (isize + PAGE_SIZE - 1) >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	err = find_get_uptodate_page(mapping, index, ra->prev_pos >> PAGE_SHIFT, isize, &page,
+				     &major);
+	if (err)
+		return err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
+	ra->prev_pos = (uint64_t)index << PAGE_SHIFT;
+	mark_page_accessed(page);
+	if (major)
+		count_vm_event(PGMAJFAULT);
+	*pagep = page;
+	return major ? VM_FAULT_MAJOR : 0;
 }
 
 long filemap_write(struct address_space *mapping, uint64_t pos, const void *buf, size_t len)

@@ -1,6 +1,6 @@
 /*
  * tmpfs: a filesystem that lives in RAM (Linux's mm/shmem.c, without
- * swap, symlinks, hard links or mmap yet).
+ * swap, symlinks or hard links).
  *
  * File data.  A regular file's bytes live only in the page cache of its
  * own address_space, which is swap-backed (AS_SWAPBACKED): there is no
@@ -48,6 +48,12 @@
  * 20 bytes per entry (Linux's BOGO_DIRENT_SIZE); nothing can be created
  * in a directory that was removed (-ENOENT).
  *
+ * Attributes: a regular file's inode->i_mapping is its address_space
+ * (mmap maps it); mtime is the wall clock at creation and at each write;
+ * chmod and utimensat change the in-core inode, which is all there is
+ * (simple_setattr).  statfs counts pages: the size limit and what is
+ * free under it.
+ *
  * readdir positions: 0 is ".", 1 is "..", and each entry gets the next
  * number of its directory (cookie, from 2) when it is made, so the list
  * is in cookie order and f_pos is the cookie to resume from: entries
@@ -55,6 +61,7 @@
  *
  * One CPU, no sleeping: nothing here locks (see fs/vfs.h).
  */
+#include <drivers/rtc.h>
 #include <fs/vfs.h>
 #include <mm/mm.h>
 #include <mm/pagemap.h>
@@ -63,6 +70,7 @@
 #include <mm/swap.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
+#include <uapi/magic.h>
 
 #define BOGO_DIRENT_SIZE	20	/* a directory's i_size per entry */
 #define SHMEM_ROOT_MODE		(S_IFDIR | S_ISVTX | S_IRWXU | S_IRWXG | S_IRWXO)	/* 1777, as /tmp */
@@ -264,10 +272,23 @@ static bool shmem_drop_inode(struct inode *inode)
 	return true;
 }
 
+static int shmem_statfs(struct super_block *sb, struct kstatfs *buf)
+{
+	struct shmem_sb_info *sbinfo = SHMEM_SB(sb);
+
+	buf->f_bsize = PAGE_SIZE;
+	if (sbinfo->max_blocks) {
+		buf->f_blocks = sbinfo->max_blocks;
+		buf->f_bavail = buf->f_bfree = sbinfo->max_blocks - sbinfo->used_blocks;
+	}
+	return 0;
+}
+
 static const struct super_operations shmem_sops = {
 	.read_inode = shmem_read_inode,
 	.drop_inode = shmem_drop_inode,
 	.evict_inode = shmem_evict_inode,
+	.statfs = shmem_statfs,
 };
 
 /*
@@ -283,6 +304,7 @@ static int shmem_get_inode(struct super_block *sb, struct inode *dir, umode_t mo
 	if (err)
 		return err;
 	inode->i_mode = mode;
+	inode->i_mtime = ktime_get_real_seconds();
 	if (S_ISDIR(mode)) {
 		inode->i_nlink = 2;
 		inode->i_op = &shmem_dir_inode_operations;
@@ -294,6 +316,7 @@ static int shmem_get_inode(struct super_block *sb, struct inode *dir, umode_t mo
 		inode->i_op = &shmem_file_inode_operations;
 		inode->i_fop = &shmem_file_operations;
 		address_space_init(&SHMEM_I(inode)->mapping, inode, &shmem_aops, true);
+		inode->i_mapping = &SHMEM_I(inode)->mapping;
 	}
 	*res = inode;
 	return 0;
@@ -495,10 +518,12 @@ static const struct inode_operations shmem_dir_inode_operations = {
 	.rmdir = shmem_rmdir,
 	.unlink = shmem_unlink,
 	.rename = shmem_rename,
+	.setattr = simple_setattr,
 };
 
 static const struct inode_operations shmem_file_inode_operations = {
 	.truncate = shmem_truncate,
+	.setattr = simple_setattr,
 };
 
 /* --- file_operations ------------------------------------------------------------------ */
@@ -529,6 +554,7 @@ static long shmem_file_write(struct file *file, const void *buf, size_t len, lof
 	n = filemap_write(&SHMEM_I(inode)->mapping, *pos, buf, len);
 	if (n > 0) {
 		*pos += n;
+		inode->i_mtime = ktime_get_real_seconds();
 		if (*pos > inode->i_size)
 			inode->i_size = *pos;
 	}
@@ -594,6 +620,7 @@ static int shmem_fill_super(struct super_block *sb)
 	sbinfo->next_ino = 1;
 	sb->s_fs_info = sbinfo;
 	sb->s_op = &shmem_sops;
+	sb->s_magic = TMPFS_MAGIC;
 	err = shmem_get_inode(sb, NULL, SHMEM_ROOT_MODE, &sb->s_root);
 	if (err)
 		kfree(sbinfo);
@@ -663,7 +690,7 @@ int shmem_usage(const char *dir, unsigned long *max_pages, unsigned long *used_p
 
 struct address_space *shmem_mapping(struct inode *inode)
 {
-	if (!inode || inode->i_sb->s_type != &shmem_fs_type || !S_ISREG(inode->i_mode))
+	if (!inode || inode->i_sb->s_type != &shmem_fs_type)
 		return NULL;
-	return &SHMEM_I(inode)->mapping;
+	return inode->i_mapping;
 }

@@ -652,3 +652,13 @@ void slabinfo_report(void)
 	}
 	spin_unlock_irqrestore(&cache_chain_lock, flags);
 }
+
+char *kstrdup(const char *s, gfp_t gfp)
+{
+	size_t len = strlen(s) + 1;
+	char *copy = kmalloc(len, gfp);
+
+	if (copy)
+		memcpy(copy, s, len);
+	return copy;
+}

@@ -37,6 +37,8 @@ const char *const vmstat_text[] = {
 	"nr_inactive_file",
 	"nr_active_file",
 	"nr_unevictable",
+	"nr_anon_pages",
+	"nr_mapped",
 	"nr_file_pages",
 	"nr_dirty",
 	"nr_writeback",
@@ -49,6 +51,8 @@ const char *const vmstat_text[] = {
 	"pgalloc_normal",
 	"pgfree",
 	"pgactivate",
+	"pgfault",
+	"pgmajfault",
 	"allocstall",
 };
 

@@ -71,6 +71,8 @@ typedef unsigned int umode_t;
 struct super_block;
 struct inode;
 struct file;
+struct address_space;
+struct poll_table_struct;
 
 /* --- filesystem types and super blocks ---------------------------------- */
 
@@ -138,6 +140,10 @@ struct inode_operations {
 		      struct inode *new_dir, const char *new_name, struct inode *target);
 	/* Set the size of a regular file. */
 	int (*truncate)(struct inode *inode, loff_t size);
+	/* A symbolic link's target: copy at most len bytes (no NUL) into
+	 * the kernel buffer buf; the target's length or -errno.  Path walks
+	 * follow it (at most 40 links deep: -ELOOP), readlink(2) reads it. */
+	int (*readlink)(struct inode *inode, char *buf, size_t len);
 };
 
 /*
@@ -149,6 +155,10 @@ typedef int (*filldir_t)(void *ctx, const char *name, unsigned int name_len,
 			 uint64_t ino, unsigned int d_type);
 
 struct file_operations {
+	/* Optional: called by vfs_open after the file is set up (a TTY
+	 * picks its device and may become the controlling terminal): 0 or
+	 * -errno, which fails the open. */
+	int (*open)(struct inode *inode, struct file *file);
 	/* Read or write at *pos, advancing it: the count, 0 at the end. */
 	long (*read)(struct file *file, void *buf, size_t len, loff_t *pos);
 	long (*write)(struct file *file, const void *buf, size_t len, loff_t *pos);
@@ -157,6 +167,13 @@ struct file_operations {
 	int (*fsync)(struct file *file);
 	/* The last close. */
 	void (*release)(struct file *file);
+	/* ioctl(2): the result, or -ENOTTY for a request it does not know.
+	 * arg is a user pointer or value as the request says. */
+	long (*ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
+	/* poll(2): POLLIN/POLLOUT/POLLHUP bits ready now; when wait is not
+	 * NULL the caller will sleep, so add current to the queues that
+	 * signal a change (poll_wait).  NULL: always readable and writable. */
+	unsigned int (*poll)(struct file *file, struct poll_table_struct *wait);
 };
 
 struct inode {
@@ -174,6 +191,9 @@ struct inode {
 	void *i_private;		/* the filesystem's inode */
 	struct list_head i_sb_list;	/* on i_sb->s_inodes */
 	struct list_head i_lru;		/* on inode_unused while i_count is 0 */
+	struct address_space *i_mapping;	/* its page cache, NULL if none (mmap needs one) */
+	uint32_t i_rdev;		/* a device node's device number */
+	uint64_t i_mtime;		/* seconds since the epoch: st_mtime (and atime, ctime) */
 };
 
 /* What stat() reports (Linux's struct kstat); uapi's struct stat is
@@ -202,13 +222,17 @@ struct file {
 	void *private_data;		/* the filesystem's, e.g. procfs's text */
 };
 
-/* The working directory and root paths are resolved against.  One for
- * the whole kernel until processes each have theirs (Linux's fs_struct). */
+/* The root and working directory paths are resolved against (Linux's
+ * fs_struct): each process has its own (copied at fork); kernel threads
+ * and the boot code use init_fs.  current_fs() says which applies. */
 struct fs_struct {
+	int users;			/* tasks sharing it */
 	struct inode *root;		/* held once the root is mounted */
-	struct inode *pwd;
+	struct inode *pwd;		/* held */
+	umode_t umask;
 };
 extern struct fs_struct init_fs;
+struct fs_struct *current_fs(void);
 
 /* --- super.c: filesystem types, mounting ----------------------------------- */
 

@@ -36,4 +36,49 @@ struct page {
 
 _Static_assert(sizeof(struct page) <= 64, "struct page must stay within 64 bytes");
 
+/*
+ * One process's virtual memory (Linux's struct mm_struct and struct
+ * vm_area_struct, v2.6.28).  mm/mmap.c explains the VMA list and its
+ * invariants, mm/memory.c the page tables below it.
+ *
+ * A vm_area_struct is one run of pages [vm_start, vm_end) with the same
+ * permissions and backing: anonymous memory (vm_file NULL) or a window on
+ * a file starting at page vm_pgoff.  The VMAs of an mm are kept on
+ * mm->mmap sorted by address, never overlapping, both ends page-aligned,
+ * and no two neighbours that could be one (same flags, file and
+ * contiguous offset) are left apart.
+ */
+struct file;
+struct mm_struct;
+
+struct vm_area_struct {
+	struct mm_struct *vm_mm;
+	unsigned long vm_start;		/* first byte */
+	unsigned long vm_end;		/* one past the last byte */
+	unsigned long vm_flags;		/* VM_* (mm/mmap.h) */
+	uint64_t vm_page_prot;		/* _PAGE_* bits for its PTEs (vm_get_page_prot) */
+	struct file *vm_file;		/* held (f_count); NULL for anonymous memory */
+	pgoff_t vm_pgoff;		/* file offset of vm_start, in pages */
+	struct list_head vm_list;	/* on vm_mm->mmap, by address */
+};
+
+struct mm_struct {
+	uint64_t *pgd;			/* top-level table (pte_t *), kernel half shared */
+	struct list_head mmap;		/* the VMAs, sorted by vm_start */
+	int map_count;			/* VMAs on mmap */
+	int mm_users;			/* tasks using it (vfork/CLONE_VM share) */
+	unsigned long mmap_base;	/* top of the mmap area; searched downwards */
+	unsigned long start_code, end_code, start_data, end_data;
+	unsigned long start_brk, brk;	/* the heap: [start_brk, brk) */
+	unsigned long start_stack;	/* initial user rsp */
+	unsigned long arg_start, arg_end, env_start, env_end;
+	unsigned long total_vm;		/* pages mapped by VMAs */
+	unsigned long locked_vm;	/* pages in VM_LOCKED VMAs */
+	unsigned long stack_vm;		/* pages in VM_GROWSDOWN VMAs */
+	unsigned long nr_ptes;		/* page-table pages below pgd (and pgd) */
+	unsigned long anon_rss;		/* present anonymous pages (Linux: MM_ANONPAGES) */
+	unsigned long file_rss;		/* present file pages (Linux: MM_FILEPAGES) */
+	unsigned long hiwater_rss;	/* the most anon_rss + file_rss ever was */
+};
+
 #endif

@@ -52,6 +52,8 @@ enum zone_stat_item {
 	NR_INACTIVE_FILE,
 	NR_ACTIVE_FILE,
 	NR_UNEVICTABLE,
+	NR_ANON_PAGES,			/* mapped anonymous pages (mm/memory.c) */
+	NR_FILE_MAPPED,			/* page-cache pages mapped by page tables */
 	NR_FILE_PAGES,			/* in the page cache (mm/filemap.c) */
 	NR_FILE_DIRTY,			/* page-cache pages with PG_dirty */
 	NR_WRITEBACK,			/* pages with PG_writeback */

@@ -26,18 +26,23 @@ static inline void page_cache_release(struct page *page)
 }
 
 /*
- * PG_locked.  There is one CPU and nothing sleeps yet, so a page is only
- * ever locked by the code running now: lock_page() of a locked page could
- * never be granted and panics instead of hanging.
+ * PG_locked, held across a page's I/O.  lock_page() sleeps (uninterruptibly)
+ * while another task holds the lock, so it is for process context only, and
+ * a page locked twice by the same task deadlocks.  unlock_page() wakes the
+ * sleepers; unlocking a page that is not locked is a bug and panics.
+ * Whoever slept may find the page gone from its mapping (page->mapping
+ * changed): callers that looked the page up check.
  */
 void lock_page(struct page *page);
-/* Lock page if it is unlocked: true when the caller now holds the lock. */
+/* Lock page if it is unlocked: true when the caller now holds the lock.
+ * Never sleeps. */
 bool trylock_page(struct page *page);
 void unlock_page(struct page *page);
 
 /* The page at index, with a reference for the caller, or NULL. */
 struct page *find_get_page(struct address_space *mapping, pgoff_t index);
-/* The same, locked (and still in mapping). */
+/* The same, locked, and still in mapping once locked (it may sleep for the
+ * lock; a page that left the cache meanwhile is looked up again). */
 struct page *find_lock_page(struct address_space *mapping, pgoff_t index);
 
 /*
@@ -109,6 +114,19 @@ void truncate_inode_pages(struct address_space *mapping, uint64_t lstart);
  */
 long filemap_read(struct address_space *mapping, uint64_t pos, void *buf, size_t len,
 		  uint64_t isize);
+
+/*
+ * A page fault's read (Linux's filemap_fault): the page at index of a file
+ * of isize bytes, uptodate and referenced for the caller in *pagep, found
+ * in the cache or read (with readahead) as filemap_read does, waiting for
+ * another task's read of it if need be; marked accessed.  Returns 0, or
+ * VM_FAULT_MAJOR when it had to wait for I/O (counted in PGMAJFAULT); or,
+ * with nothing in *pagep, VM_FAULT_SIGBUS for an index beyond the file's
+ * last page (the one holding byte isize - 1) or a read error, VM_FAULT_OOM
+ * when out of memory.  Process context; may sleep.
+ */
+int filemap_fault(struct address_space *mapping, pgoff_t index, uint64_t isize,
+		  struct page **pagep);
 
 /*
  * write() through the cache: copy len bytes from buf to pos, reading a

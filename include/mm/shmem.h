@@ -9,8 +9,8 @@
 
 extern struct file_system_type shmem_fs_type;	/* "tmpfs" */
 
-/* Register "tmpfs" with the VFS; mount_root() calls it once, after
- * vfs_init().  0 or -EBUSY (registered already). */
+/* Register "tmpfs" with the VFS; vfs_init() calls it once.  0 or -EBUSY
+ * (registered already). */
 int shmem_init(void);
 
 /*

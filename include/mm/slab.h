@@ -94,6 +94,9 @@ static inline void *kzalloc(size_t size, gfp_t gfp)
 	return kmalloc(size, gfp | __GFP_ZERO);
 }
 
+/* A kmalloc'd copy of the string s, or NULL when out of memory. */
+char *kstrdup(const char *s, gfp_t gfp);
+
 /* One KERN_INFO line per cache, with /proc/slabinfo's main columns. */
 void slabinfo_report(void);
 

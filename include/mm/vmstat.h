@@ -36,6 +36,8 @@ enum vm_event_item {
 	FOR_ALL_ZONES(PGALLOC),	/* pages allocated from each zone */
 	PGFREE,			/* pages freed (boot memory included, as Linux) */
 	PGACTIVATE,		/* inactive -> active moves (activate_page) */
+	PGFAULT,		/* page faults handled (handle_mm_fault) */
+	PGMAJFAULT,		/* of them, faults that waited for a read */
 	ALLOCSTALL,		/* entries into direct reclaim */
 	NR_VM_EVENT_ITEMS
 };

@@ -17,10 +17,31 @@
 #define TASK_UNINTERRUPTIBLE	2	/* asleep until wake_up_process() */
 #define TASK_DEAD		64	/* exited; freed by the next task */
 
+/* exit_state (Linux's values): a process that exited and has not been
+ * waited for is a zombie; its task_struct keeps the status for wait4. */
+#define EXIT_ZOMBIE		16
+#define EXIT_DEAD		32
+
 #define TASK_COMM_LEN	16
 #define THREAD_ORDER	2			/* a kernel stack: 4 pages... */
 #define THREAD_SIZE	(PAGE_SIZE << THREAD_ORDER)	/* ...of which the lowest is the guard */
 #define SCHED_TIMESLICE	10			/* ticks before need_resched */
+
+struct mm_struct;
+struct files_struct;
+struct fs_struct;
+struct sighand_struct;
+struct tty_struct;
+struct pt_regs;
+
+typedef uint64_t sigset_t;		/* bit (sig - 1) for signal sig, 1..64 */
+
+/* sigaltstack(2)'s stack_t, x86-64 layout. */
+typedef struct sigaltstack {
+	void *ss_sp;
+	int ss_flags;
+	size_t ss_size;
+} stack_t;
 
 struct task_struct {
 	uint64_t thread_rsp;		/* saved rsp while switched out: offset 0, see switch.asm */
@@ -31,12 +52,66 @@ struct task_struct {
 	uint64_t stack_top;		/* TSS.RSP0 while this task runs */
 	struct list_head run_list;	/* on the run queue; empty when not queued */
 	struct list_head timer_list;	/* on the msleep list; empty when not sleeping there */
+	struct list_head tasks;		/* on task_list_head while it exists */
 	uint64_t wakeup_jiffies;	/* msleep: when timer_list ends */
 	unsigned int time_slice;	/* ticks left */
 	volatile bool need_resched;	/* switch at the next explicit point */
 	int (*threadfn)(void *data);
 	void *data;
+
+	/*
+	 * A user process (kernel/fork.c, kernel/exit.c, kernel/exec.c).  A
+	 * kernel thread has mm, files, fs and sighand NULL.  Processes are
+	 * single-threaded: tgid == pid.
+	 */
+	struct mm_struct *mm;			/* its address space; shared by a vfork child */
+	struct files_struct *files;		/* open files (fs/file.h) */
+	struct fs_struct *fs;			/* root and working directory (fs/vfs.h) */
+	struct sighand_struct *sighand;		/* signal actions (pageturn/signal.h) */
+	sigset_t blocked;			/* rt_sigprocmask */
+	sigset_t pending;			/* sent, not yet delivered */
+	uint64_t pending_addr[2];		/* si_addr of a pending SIGSEGV / SIGBUS */
+	int pending_code[2];			/* their si_code */
+	sigset_t saved_sigmask;			/* restored after a handler (rt_sigsuspend) */
+	stack_t sas;				/* sigaltstack; ss_size 0 = none */
+	int tgid, pgid, sid;			/* thread group (= pid), process group, session */
+	struct task_struct *parent;		/* who wait4s for it (init once orphaned) */
+	struct list_head children;		/* its children, by sibling */
+	struct list_head sibling;		/* on parent->children */
+	int exit_state;				/* 0, EXIT_ZOMBIE, EXIT_DEAD */
+	int exit_code;				/* the wait status (W* encoding) */
+	int exit_signal;			/* sent to the parent at exit: SIGCHLD, or 0 */
+	struct task_struct *vfork_parent;	/* a vfork child's parent, asleep until exec/exit */
+	bool vfork_done;
+	int *clear_child_tid;			/* set_tid_address: zeroed at exit (user pointer) */
+	uint64_t robust_list;			/* set_robust_list: recorded only */
+	uint64_t fsbase;			/* MSR_FS_BASE while it runs (arch_prctl) */
+	void *fpu_state;			/* 512-byte FXSAVE image, 16-aligned; NULL for kthreads */
+	struct tty_struct *tty;			/* controlling terminal, or NULL */
+	char *exe_path;				/* kmalloc'd path of the running program, or NULL */
+	uint64_t utime, stime;			/* ticks spent in user and kernel mode */
+	uint64_t start_time;			/* jiffies at fork */
+	unsigned long min_flt, maj_flt;		/* page faults without and with I/O */
+	uint64_t cutime, cstime;		/* reaped children's utime and stime */
 };
+
+/* The user registers of a process: the frame its syscall or interrupt
+ * entry built at the top of its kernel stack. */
+static inline struct pt_regs *task_pt_regs(struct task_struct *p)
+{
+	return (struct pt_regs *)p->stack_top - 1;
+}
+
+/* A signal is deliverable: pending and not blocked (SIGKILL and SIGSTOP
+ * cannot be blocked: rt_sigprocmask never sets their bits). */
+static inline bool signal_pending(const struct task_struct *p)
+{
+	return (p->pending & ~p->blocked) != 0;
+}
+
+/* Every task, for kill(-1), /proc and wait4 (on tasks_list). */
+extern struct list_head task_list_head;
+struct task_struct *find_task_by_pid(int pid);
 
 /* The running task; &init_task (pid 0, "swapper": kmain) at boot. */
 extern struct task_struct *current;

@@ -1,0 +1,659 @@
+/*
+ * The page tables of processes and the faults that fill them (Linux's
+ * mm/memory.c, v2.6.28: do_anonymous_page, __do_fault, do_wp_page,
+ * zap_page_range, copy_page_range, change_protection).
+ *
+ * An address space (struct mm_struct) has its own PGD.  Entries 256..511,
+ * the kernel half, are copies of init_pgd's: they point at init_pgd's own
+ * tables, which every address space shares and none of them ever frees
+ * (the kernel maps nothing new at that level once processes exist).  The
+ * user half, [0, TASK_SIZE), starts empty and is filled lazily: mmap only
+ * records a VMA (mm/mmap.c), and the first access to each page faults
+ * (mm/fault.c) into handle_mm_fault, which maps it.  Every table page
+ * below the PGD, and the PGD itself, comes from the page allocator through
+ * mm_pt_allocator() and is counted in NR_PAGETABLE and mm->nr_ptes until
+ * free_pgtables() gives the user half back at the end.  User pages are
+ * always 4 KiB pages, never global.
+ *
+ * A user PTE is in one of these states:
+ *
+ *   none       0: nothing mapped.  A fault maps a page: for anonymous
+ *              memory a new zeroed page, for a file its page-cache page.
+ *   present    maps a page; read-only or writable, as below.
+ *   PROT_NONE  not present for the CPU, but still mapping its page:
+ *              _PAGE_PROTNONE (Linux's name; the global bit, which means
+ *              nothing in a non-present entry) marks it, and the address
+ *              is kept.  change_protection() makes it so for a VMA with
+ *              no access, and makes it present again later.
+ *
+ * Which page a present PTE maps, and whether it is writable:
+ *
+ *   anonymous memory (vm_file NULL) or a private copy of a file page:
+ *       an anonymous page (mm/rmap.h).  Writable iff the VMA has VM_WRITE
+ *       and the page is this mapping's alone; after fork both processes
+ *       map it read-only, and the first write of either copies it
+ *       (copy-on-write), unless the page is by then mapped only once and
+ *       nobody else holds it: it is then made writable in place.
+ *   a private file mapping (MAP_PRIVATE): the page-cache page, always
+ *       read-only; a write fault replaces it by an anonymous copy.
+ *   a shared mapping (VM_SHARED): the page-cache page (or, without a file,
+ *       an anonymous page the processes share), read-only until the first
+ *       write fault, which dirties the page and makes the PTE writable.
+ *       The CPU then sets _PAGE_DIRTY on later writes; zap_page_range and
+ *       msync hand that bit to set_page_dirty(), so the data reaches the
+ *       file.
+ *
+ * Invariants, for every page mapped in user space:
+ *   - page_mapcount(page) is the number of PTEs mapping it, in all
+ *     address spaces, and each of them holds one reference (_count);
+ *   - an anonymous page with page_mapcount > 0 is counted once in
+ *     NR_ANON_PAGES, any other mapped page once in NR_FILE_MAPPED;
+ *   - mm->anon_rss and mm->file_rss count the PTEs of mm mapping anonymous
+ *     and other pages (hiwater_rss the highest their sum reached);
+ *   - a writable PTE in a private VMA maps an anonymous page mapped by
+ *     that PTE alone;
+ *   - an anonymous page is on an LRU list (whose reference keeps it, see
+ *     mm/swap.c) exactly while it is mapped: the last unmap takes it off,
+ *     and the last put_page then frees it.
+ *
+ * The TLB.  A translation the CPU cached is dropped when a present PTE of
+ * the live address space changes (set_pte_at); an address space that is
+ * not in CR3 has nothing cached, since loading CR3 dropped all its
+ * non-global entries.  A fault on a PTE that already allows the access
+ * means the TLB held an older entry: flushing it is all there is to do.
+ *
+ * Sleeping.  A file fault may sleep for the read, and any allocation may.
+ * Processes are single-threaded and a vfork parent sleeps until its child
+ * lets the mm go, so nothing else changes an address space while the
+ * fault handler sleeps; after the read it still checks that the PTE is
+ * still empty before filling it (Linux's pte_same test).
+ */
+#include <asm/cpu.h>
+#include <asm/tlbflush.h>
+#include <fs/vfs.h>
+#include <mm/gfp.h>
+#include <mm/mm.h>
+#include <mm/mmap.h>
+#include <mm/pagemap.h>
+#include <mm/pgtable.h>
+#include <mm/rmap.h>
+#include <mm/swap.h>
+#include <mm/vmstat.h>
+#include <pageturn/panic.h>
+#include <pageturn/sched.h>
+#include <pageturn/string.h>
+#include <pageturn/syscalls.h>
+#include <uapi/errno.h>
+
+/* A PROT_NONE PTE: see the top of the file. */
+#define _PAGE_PROTNONE		_PAGE_GLOBAL
+
+/* The first PGD entry of the kernel half (Linux's KERNEL_PGD_BOUNDARY). */
+#define KERNEL_PGD_BOUNDARY	(PTRS_PER_TABLE / 2)
+
+/* What a fault or a PTE change may take from a VMA's protection. */
+#define PTE_PROT_MASK		(PTE_FLAGS_MASK & ~(_PAGE_PSE | _PAGE_GLOBAL))
+
+/* ---- page-table pages ------------------------------------------------- */
+
+/* A page for a table of mm, counted in NR_PAGETABLE and mm->nr_ptes. */
+static phys_addr_t pte_alloc_one(void *ctx)
+{
+	struct mm_struct *mm = ctx;
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	if (!page)
+		return 0;
+	inc_zone_page_state(page, NR_PAGETABLE);
+	mm->nr_ptes++;
+	return page_to_phys(page);
+}
+
+static void pte_free(phys_addr_t pa, void *ctx)
+{
+	struct mm_struct *mm = ctx;
+	struct page *page = pfn_to_page(pa >> PAGE_SHIFT);
+
+	dec_zone_page_state(page, NR_PAGETABLE);
+	mm->nr_ptes--;
+	__free_page(page);
+}
+
+static struct pt_allocator mm_pt_allocator(struct mm_struct *mm)
+{
+	return (struct pt_allocator){ .alloc = pte_alloc_one, .free = pte_free, .ctx = mm };
+}
+
+/* The PGD counts in NR_PAGETABLE and mm->nr_ptes as the tables below it
+ * will.  Process context; may sleep to allocate. */
+uint64_t *pgd_alloc(struct mm_struct *mm)
+{
+	struct pt_allocator alloc = mm_pt_allocator(mm);
+	pte_t *pgd = pt_alloc_pgd(&alloc);
+
+	if (pgd)
+		memcpy(pgd + KERNEL_PGD_BOUNDARY, init_pgd + KERNEL_PGD_BOUNDARY,
+		       (PTRS_PER_TABLE - KERNEL_PGD_BOUNDARY) * sizeof(pte_t));
+	return pgd;
+}
+
+/*
+ * Called when mm's last user is gone and every VMA was zapped (a page
+ * still mapped is a kernel bug and panics).  If mm's tables are still in
+ * CR3, init_pgd is loaded first.  mm->pgd is NULL afterwards.
+ */
+void free_pgtables(struct mm_struct *mm)
+{
+	struct pt_allocator alloc = mm_pt_allocator(mm);
+
+	if (mm->anon_rss || mm->file_rss)
+		panic("free_pgtables: %lu anonymous and %lu file pages still mapped",
+		      mm->anon_rss, mm->file_rss);
+	if (pt_is_live(mm->pgd))
+		switch_mm(NULL);
+	if (pt_unmap(mm->pgd, 0, TASK_SIZE, &alloc))
+		panic("free_pgtables: a large page in user space");
+	alloc.free(virt_to_phys(mm->pgd), alloc.ctx);
+	mm->pgd = NULL;
+}
+
+/* Any context. */
+void switch_mm(struct mm_struct *mm)
+{
+	pte_t *pgd = mm ? mm->pgd : init_pgd;
+
+	if (!pt_is_live(pgd))
+		write_cr3(virt_to_phys(pgd));
+}
+
+/* ---- PTEs -------------------------------------------------------------- */
+
+static bool pte_mapped(pte_t pte)
+{
+	return pte & (_PAGE_PRESENT | _PAGE_PROTNONE);
+}
+
+static struct page *pte_page(pte_t pte)
+{
+	return pfn_to_page((pte & PTE_PFN_MASK) >> PAGE_SHIFT);
+}
+
+/* A present PTE mapping page with prot (what this CPU supports of it). */
+static pte_t mk_pte(const struct page *page, uint64_t prot)
+{
+	return page_to_phys(page) | (prot & PTE_PROT_MASK & __supported_pte_mask);
+}
+
+/* Store v in mm's PTE *ptep, which maps addr, and flush the old
+ * translation if the CPU may have cached it. */
+static void set_pte_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t v)
+{
+	pte_t old = *ptep;
+
+	*ptep = v;
+	if ((old & _PAGE_PRESENT) && pt_is_live(mm->pgd))
+		flush_tlb_one(addr);
+}
+
+/* User space has 4 KiB pages only: a large leaf there is a kernel bug. */
+static void check_pte_level(enum pg_level level, unsigned long addr)
+{
+	if (level != PG_LEVEL_4K)
+		panic("memory: a large page maps user address %#lx", addr);
+}
+
+/*
+ * The first PTE of mm in [*addr, end) that maps a page (present or
+ * PROT_NONE), with *addr set to its address; NULL when there is none.
+ * Ranges without page tables are skipped a table at a time.  Walkers go
+ * on from *addr + PAGE_SIZE.
+ */
+static pte_t *next_mapped_pte(struct mm_struct *mm, unsigned long *addr, unsigned long end)
+{
+	unsigned long a = *addr, table_end;
+	enum pg_level level;
+	pte_t *ptep;
+
+	while (a < end) {
+		table_end = MIN(ALIGN_UP(a + 1, PMD_SIZE), end);
+		ptep = pt_walk(mm->pgd, a, 0, NULL, &level);
+		if (ptep) {
+			check_pte_level(level, a);
+			for (; a < table_end; a += PAGE_SIZE, ptep++) {
+				if (pte_mapped(*ptep)) {
+					*addr = a;
+					return ptep;
+				}
+			}
+		}
+		a = table_end;
+	}
+	return NULL;
+}
+
+/* ---- what maps a page: mapcount, counters, rss ------------------------- */
+
+static void add_mm_rss(struct mm_struct *mm, long anon, long file)
+{
+	mm->anon_rss += anon;
+	mm->file_rss += file;
+	mm->hiwater_rss = MAX(mm->hiwater_rss, mm->anon_rss + mm->file_rss);
+}
+
+/* The first mapping of a new anonymous page (Linux's page_add_new_anon_rmap). */
+static void page_add_new_anon_rmap(struct page *page)
+{
+	page->_mapcount = 0;
+	inc_zone_page_state(page, NR_ANON_PAGES);
+}
+
+/* One more PTE maps a page-cache page (Linux's page_add_file_rmap). */
+static void page_add_file_rmap(struct page *page)
+{
+	if (++page->_mapcount == 0)
+		inc_zone_page_state(page, NR_FILE_MAPPED);
+}
+
+/* One PTE less maps page; the last takes it off its counter (Linux's
+ * page_remove_rmap). */
+static void page_remove_rmap(struct page *page)
+{
+	if (--page->_mapcount < 0)
+		dec_zone_page_state(page, PageAnon(page) ? NR_ANON_PAGES : NR_FILE_MAPPED);
+}
+
+/*
+ * A PTE stopped mapping page: its mapcount and its reference go.  An
+ * anonymous page mapped nowhere any more is of no use to anyone: it leaves
+ * its LRU list (unless someone isolated it; their putback frees it), so
+ * that the last put_page frees it.
+ */
+static void drop_pte_page(struct page *page)
+{
+	page_remove_rmap(page);
+	if (PageAnon(page) && !page_mapped(page) && isolate_lru_page(page) == 0) {
+		ClearPageActive(page);
+		ClearPageUnevictable(page);
+		put_page(page);		/* the list's reference, handed to us */
+	}
+	put_page(page);
+}
+
+/*
+ * A new anonymous page, mapped once: zeroed, or a copy of src; with
+ * PG_swapbacked, counted in NR_ANON_PAGES, on the active anon list.  NULL
+ * when out of memory.
+ */
+static struct page *alloc_anon_page(const struct page *src)
+{
+	struct page *page = alloc_page(src ? GFP_USER : GFP_USER | __GFP_ZERO);
+
+	if (!page)
+		return NULL;
+	if (src)
+		memcpy(page_address(page), page_address(src), PAGE_SIZE);
+	SetPageSwapBacked(page);
+	page_add_new_anon_rmap(page);
+	lru_cache_add_active_anon(page);
+	return page;
+}
+
+/*
+ * May a write fault make page writable where it is, instead of copying?
+ * Only an anonymous page mapped once, with no reference but that PTE's
+ * and its LRU list's (or its isolator's): no other process can see it.
+ */
+static bool anon_page_exclusive(const struct page *page)
+{
+	return PageAnon(page) && page_mapcount(page) == 1 && page_count(page) == 2;
+}
+
+/* The PTE protection for a page of vma mapped by a fault: writable (and
+ * dirty: the write is about to happen) or read-only. */
+static uint64_t fault_prot(const struct vm_area_struct *vma, bool writable)
+{
+	uint64_t prot = vma->vm_page_prot | _PAGE_ACCESSED;
+
+	return writable ? prot | _PAGE_RW | _PAGE_DIRTY : prot & ~_PAGE_RW;
+}
+
+/* ---- faults ------------------------------------------------------------ */
+
+/*
+ * An anonymous page where nothing was mapped (Linux's do_anonymous_page):
+ * a zeroed page, writable at once if the VMA is (it is nobody else's), as
+ * Linux's maybe_mkwrite does, so a read followed by a write costs one
+ * fault.
+ */
+static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma,
+			     unsigned long addr, pte_t *ptep)
+{
+	struct page *page = alloc_anon_page(NULL);
+
+	if (!page)
+		return VM_FAULT_OOM;
+	set_pte_at(mm, addr, ptep, mk_pte(page, fault_prot(vma, vma->vm_flags & VM_WRITE)));
+	add_mm_rss(mm, 1, 0);
+	return 0;
+}
+
+/*
+ * A file page where nothing was mapped (Linux's __do_fault through
+ * filemap_fault): the page-cache page of the file offset, read if need be.
+ * A private mapping maps it read-only, or on a write fault maps a private
+ * copy at once; a shared mapping maps the cache page itself, writable and
+ * dirtied on a write fault.
+ */
+static int do_linear_fault(struct mm_struct *mm, struct vm_area_struct *vma,
+			   unsigned long addr, pte_t *ptep, unsigned int flags)
+{
+	struct inode *inode = vma->vm_file->f_inode;
+	pgoff_t pgoff = vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT);
+	bool write = flags & FAULT_FLAG_WRITE;
+	struct page *page, *copy;
+	int ret;
+
+	ret = filemap_fault(inode->i_mapping, pgoff, inode->i_size, &page);
+	if (ret & (VM_FAULT_OOM | VM_FAULT_SIGBUS))
+		return ret;
+	if (*ptep) {
+		/* Mapped while we slept for the read: nothing left to do. */
+		put_page(page);
+		return ret;
+	}
+	if (write && !(vma->vm_flags & VM_SHARED)) {
+		copy = alloc_anon_page(page);
+		put_page(page);
+		if (!copy)
+			return VM_FAULT_OOM;
+		set_pte_at(mm, addr, ptep, mk_pte(copy, fault_prot(vma, true)));
+		add_mm_rss(mm, 1, 0);
+		return ret;
+	}
+	page_add_file_rmap(page);
+	if (write)
+		set_page_dirty(page);
+	/* filemap_fault's reference is the PTE's from now on. */
+	set_pte_at(mm, addr, ptep, mk_pte(page, fault_prot(vma, write)));
+	add_mm_rss(mm, 0, 1);
+	return ret;
+}
+
+/*
+ * A write to the present read-only PTE pte (Linux's do_wp_page), in a VMA
+ * with VM_WRITE.  Shared: the first write to the page, which is dirtied
+ * and made writable.  Private: copy-on-write, or reuse of an exclusive
+ * anonymous page.
+ */
+static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		      pte_t *ptep, pte_t pte)
+{
+	struct page *old = pte_page(pte), *new;
+	bool old_anon = PageAnon(old);
+
+	if ((vma->vm_flags & VM_SHARED) || anon_page_exclusive(old)) {
+		if ((vma->vm_flags & VM_SHARED) && old->mapping)
+			set_page_dirty(old);
+		set_pte_at(mm, addr, ptep, pte | _PAGE_RW | _PAGE_DIRTY | _PAGE_ACCESSED);
+		return 0;
+	}
+	new = alloc_anon_page(old);
+	if (!new)
+		return VM_FAULT_OOM;
+	set_pte_at(mm, addr, ptep, mk_pte(new, fault_prot(vma, true)));
+	if (!old_anon)
+		add_mm_rss(mm, 1, -1);
+	drop_pte_page(old);
+	return 0;
+}
+
+/*
+ * Process context; may sleep.  Also counts the fault in current's
+ * min_flt or maj_flt when it succeeds.  VM_FAULT_SIGSEGV for a PROT_NONE
+ * PTE, which only a VMA without access has (the caller checked the VMA).
+ */
+int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma,
+		    unsigned long address, unsigned int flags)
+{
+	struct pt_allocator alloc = mm_pt_allocator(mm);
+	enum pg_level level;
+	pte_t *ptep, pte;
+	int ret;
+
+	count_vm_event(PGFAULT);
+	address &= PAGE_MASK;
+	ptep = pt_walk(mm->pgd, address, _PAGE_USER, &alloc, &level);
+	if (!ptep)
+		return VM_FAULT_OOM;
+	check_pte_level(level, address);
+	pte = *ptep;
+	if (!pte_mapped(pte)) {
+		if (vma->vm_file)
+			ret = do_linear_fault(mm, vma, address, ptep, flags);
+		else
+			ret = do_anonymous_page(mm, vma, address, ptep);
+	} else if (!(pte & _PAGE_PRESENT)) {
+		ret = VM_FAULT_SIGSEGV;
+	} else if ((flags & FAULT_FLAG_WRITE) && !(pte & _PAGE_RW)) {
+		ret = do_wp_page(mm, vma, address, ptep, pte);
+	} else {
+		/* The PTE allows the access: the TLB had an older entry. */
+		if (pt_is_live(mm->pgd))
+			flush_tlb_one(address);
+		ret = 0;
+	}
+	if (ret & (VM_FAULT_OOM | VM_FAULT_SIGBUS | VM_FAULT_SIGSEGV))
+		return ret;
+	if (ret & VM_FAULT_MAJOR)
+		current->maj_flt++;
+	else
+		current->min_flt++;
+	return ret;
+}
+
+/* ---- ranges ------------------------------------------------------------ */
+
+/* Process context (set_page_dirty, put_page). */
+void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long addr;
+	struct page *page;
+	pte_t *ptep, pte;
+
+	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end)); addr += PAGE_SIZE) {
+		pte = *ptep;
+		page = pte_page(pte);
+		set_pte_at(mm, addr, ptep, 0);
+		if ((pte & _PAGE_DIRTY) && (vma->vm_flags & VM_SHARED) && page->mapping)
+			set_page_dirty(page);
+		if (PageAnon(page))
+			add_mm_rss(mm, -1, 0);
+		else
+			add_mm_rss(mm, 0, -1);
+		drop_pte_page(page);
+	}
+}
+
+/*
+ * newprot is vm_get_page_prot()'s for the VMA's new flags.  A newprot
+ * without _PAGE_PRESENT (a VMA with no access: Linux's PAGE_NONE) makes
+ * the PTEs PROT_NONE.  Each PTE keeps its page and its accessed and dirty
+ * bits.  Any context.
+ */
+void change_protection(struct vm_area_struct *vma, unsigned long start,
+		       unsigned long end, uint64_t newprot)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long addr;
+	pte_t *ptep, v;
+
+	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end)); addr += PAGE_SIZE) {
+		v = *ptep & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY);
+		if (newprot & _PAGE_PRESENT)
+			v |= newprot & PTE_PROT_MASK & __supported_pte_mask;
+		else
+			v |= _PAGE_PROTNONE;
+		if (v != *ptep)
+			set_pte_at(mm, addr, ptep, v);
+	}
+}
+
+/*
+ * fork: dst is the new address space (not live), src the parent's.
+ * Linux's copy_one_pte: a private VMA's writable PTEs lose _PAGE_RW in
+ * both (copy-on-write); a shared VMA's stay as they are, and the child's
+ * start clean (the parent's dirty bit still reaches the page).  The
+ * child's PTEs start old (not accessed).  On -ENOMEM the PTEs copied so
+ * far stay, counted, for the caller's teardown.
+ */
+int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma)
+{
+	struct pt_allocator alloc = mm_pt_allocator(dst);
+	bool shared = vma->vm_flags & VM_SHARED;
+	enum pg_level level;
+	unsigned long addr;
+	pte_t *sptep, *dptep, pte;
+	struct page *page;
+
+	for (addr = vma->vm_start; (sptep = next_mapped_pte(src, &addr, vma->vm_end));
+	     addr += PAGE_SIZE) {
+		dptep = pt_walk(dst->pgd, addr, _PAGE_USER, &alloc, &level);
+		if (!dptep)
+			return -ENOMEM;
+		check_pte_level(level, addr);
+		pte = *sptep;
+		if (!shared && (pte & _PAGE_RW)) {
+			pte &= ~_PAGE_RW;
+			set_pte_at(src, addr, sptep, pte);
+		}
+		if (shared)
+			pte &= ~_PAGE_DIRTY;
+		pte &= ~_PAGE_ACCESSED;
+		page = pte_page(pte);
+		get_page(page);
+		page->_mapcount++;	/* Linux's page_dup_rmap: mapped already */
+		set_pte_at(dst, addr, dptep, pte);
+		if (PageAnon(page))
+			add_mm_rss(dst, 1, 0);
+		else
+			add_mm_rss(dst, 0, 1);
+	}
+	return 0;
+}
+
+/*
+ * Pages already mapped as needed (present, and writable for a write) are
+ * skipped.  A VMA without access has nothing to fault in: 0.  A write to
+ * a VMA without VM_WRITE, or a file page past the end of the file, is
+ * -EFAULT; out of memory -ENOMEM.  Process context; may sleep.
+ */
+int populate_vma_range(struct vm_area_struct *vma, unsigned long start,
+		       unsigned long end, bool write)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long addr;
+	pte_t *ptep;
+	int ret;
+
+	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return 0;
+	if (write && !(vma->vm_flags & VM_WRITE))
+		return -EFAULT;
+	for (addr = start; addr < end; addr += PAGE_SIZE) {
+		ptep = pt_walk(mm->pgd, addr, 0, NULL, NULL);
+		if (ptep && (*ptep & _PAGE_PRESENT) && (!write || (*ptep & _PAGE_RW)))
+			continue;
+		ret = handle_mm_fault(mm, vma, addr, write ? FAULT_FLAG_WRITE : 0);
+		if (ret & VM_FAULT_OOM)
+			return -ENOMEM;
+		if (ret & (VM_FAULT_SIGBUS | VM_FAULT_SIGSEGV))
+			return -EFAULT;
+		cond_resched();
+	}
+	return 0;
+}
+
+/* ---- msync ------------------------------------------------------------- */
+
+/* Hand the dirty bits of the PTEs of [start, end) in the shared file VMA
+ * vma to their pages (Linux: what page_mkclean does for writeback). */
+static void msync_dirty_ptes(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long addr;
+	struct page *page;
+	pte_t *ptep;
+
+	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end)); addr += PAGE_SIZE) {
+		if (!(*ptep & _PAGE_DIRTY))
+			continue;
+		page = pte_page(*ptep);
+		set_pte_at(mm, addr, ptep, *ptep & ~_PAGE_DIRTY);
+		if (page->mapping)
+			set_page_dirty(page);
+	}
+}
+
+static struct vm_area_struct *next_vma(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	if (vma->vm_list.next == &mm->mmap)
+		return NULL;
+	return list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
+}
+
+/*
+ * msync(2), Linux's checks and results: flags only MS_ASYNC, MS_SYNC (not
+ * both) and MS_INVALIDATE, start page-aligned, else -EINVAL; the range
+ * rounded up to pages.  For every shared file VMA in it, the PTEs' dirty
+ * bits go to the pages (so writeback sees them, also for MS_ASYNC), and
+ * MS_SYNC writes the file's dirty pages and waits (not for tmpfs, which
+ * has nothing to write to): its error is returned.  MS_INVALIDATE on a
+ * VM_LOCKED VMA is -EBUSY.  A hole in the range is -ENOMEM, after the
+ * VMAs around it were done.  Process context; may sleep.
+ */
+long sys_msync(unsigned long start, size_t len, int flags)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	struct address_space *mapping;
+	unsigned long end;
+	int unmapped_error = 0, err;
+
+	if (flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC))
+		return -EINVAL;
+	if ((flags & MS_ASYNC) && (flags & MS_SYNC))
+		return -EINVAL;
+	if (start & ~PAGE_MASK)
+		return -EINVAL;
+	end = start + ALIGN_UP(len, PAGE_SIZE);
+	if (end < start || ALIGN_UP(len, PAGE_SIZE) < len)
+		return -ENOMEM;
+	if (end == start)
+		return 0;
+	for (vma = find_vma(mm, start); ; vma = next_vma(mm, vma)) {
+		if (!vma)
+			return -ENOMEM;
+		if (start < vma->vm_start) {
+			unmapped_error = -ENOMEM;
+			start = vma->vm_start;
+			if (start >= end)
+				break;
+		}
+		if ((flags & MS_INVALIDATE) && (vma->vm_flags & VM_LOCKED))
+			return -EBUSY;
+		if (vma->vm_file && (vma->vm_flags & VM_SHARED)) {
+			msync_dirty_ptes(vma, start, MIN(end, vma->vm_end));
+			mapping = vma->vm_file->f_inode->i_mapping;
+			if ((flags & MS_SYNC) && !mapping_cap_swap_backed(mapping)) {
+				err = filemap_write_and_wait(mapping);
+				if (err)
+					return err;
+			}
+		}
+		start = vma->vm_end;
+		if (start >= end)
+			break;
+	}
+	return unmapped_error;
+}
