@@ -3,7 +3,9 @@
  * simplified).  Drivers register a name, a mode, a device number and the
  * file_operations an open of the node gets; init mounts it on /dev
  * ("devtmpfs").  kernel/fs/devfs.c implements it; drivers/char/mem.c
- * registers null, zero, full, random and urandom.
+ * registers null, zero, full, random and urandom.  Device numbers use the
+ * old 8:8 encoding, which is also how st_rdev reads for numbers below
+ * 256.
  */
 #ifndef FS_DEVFS_H
 #define FS_DEVFS_H
@@ -16,14 +18,26 @@
 
 /*
  * Add /dev/name: a character device node (mode S_IFCHR | perms) with
- * device number rdev.  open() of it gives a file with f_op = fops and
- * private_data = priv; fops->open-time work, if any, is the driver's
- * business in its read/write.  0, -EEXIST, -ENOMEM, -EINVAL.  Process
- * context (boot).
+ * device number rdev, which also registers the driver for rdev: opening
+ * any inode of that number (on devfs or, say, an ext2 device node) gives
+ * a file with f_op = fops and private_data = priv, then calls fops->open
+ * if set (a TTY's, which may refuse).  0, -EEXIST (the name or rdev is
+ * taken), -ENOMEM, -EINVAL (a bad name, not S_IFCHR, no fops).  Process
+ * context; works any time after kmalloc does, before or after a mount:
+ * there is nothing to initialise first.
  */
 int devfs_register(const char *name, umode_t mode, uint32_t rdev,
 		   const struct file_operations *fops, void *priv);
 
-extern struct file_system_type devfs_fs_type;
+/* A character device inode's i_fop (init_special_inode): its open looks
+ * the driver up by i_rdev, -ENXIO when none registered it. */
+extern const struct file_operations def_chr_fops;
+
+extern struct file_system_type devfs_fs_type;	/* "devtmpfs" */
+
+/* Register the memory devices of drivers/char/mem.c: null (1:3), zero
+ * (1:5), full (1:7), random (1:8) and urandom (1:9), mode 0666.  Once,
+ * at boot, in process context. */
+void chr_dev_init(void);
 
 #endif

@@ -99,6 +99,15 @@ long ext2_write(struct ext2_inode_info *inode, uint64_t off, const void *buf, si
 /* Set the size of a regular file; blocks and cached pages past it are
  * freed. */
 int ext2_truncate(struct ext2_inode_info *inode, uint64_t size);
+/* chmod: the permission bits of mode (07777) replace the inode's. */
+int ext2_set_mode(struct ext2_inode_info *inode, unsigned int mode);
+/* utimensat: the modification time, seconds since the epoch. */
+int ext2_set_mtime(struct ext2_inode_info *inode, uint32_t mtime);
+
+/* symlink.c */
+/* A symbolic link's target: up to len bytes (no NUL) into buf, the
+ * count copied; -EINVAL for an inode that is no symlink, -EIO. */
+long ext2_readlink(struct ext2_inode_info *inode, char *buf, size_t len);
 
 /* dir.c */
 int ext2_lookup(struct ext2_inode_info *dir, const char *name, uint32_t *ino);

@@ -37,21 +37,27 @@
  * already a mount point, so a directory inode alone says where it is.
  *
  * Path rules (Linux's): an absolute path starts at the root, a relative
- * one at the working directory (init_fs.pwd, until there are processes);
- * repeated slashes count as one; a trailing slash requires a directory;
- * "" is -ENOENT; a component longer than NAME_MAX is -ENAMETOOLONG; a
- * non-directory in the middle is -ENOTDIR.  Symbolic links are not
- * followed yet.
+ * one at the working directory of current_fs() (the process's, or
+ * init_fs for kernel threads) or, for the *at() calls, at the directory
+ * a descriptor names; repeated slashes count as one; a trailing slash
+ * requires a directory; "" is -ENOENT; a component longer than NAME_MAX
+ * is -ENAMETOOLONG; a non-directory in the middle is -ENOTDIR.  Symbolic
+ * links are followed in the middle of a path always, and at its end
+ * unless the caller says not to (lstat, O_NOFOLLOW, AT_SYMLINK_NOFOLLOW);
+ * an absolute target starts again at the root, a relative one in the
+ * link's directory; more than 40 links in one walk is -ELOOP.
  *
  * Every function returns 0, a byte count or a position, or a negative
  * errno; bad arguments (NULL, an unknown whence) are -EINVAL; unknown
  * open flags are ignored, as Linux's open(2) ignores them,
- * never a crash.  There are no users yet: the one permission rule is that
- * writing needs a write bit in the mode (so read-only /proc files give
- * -EACCES, as they do for Linux's non-root users).
+ * never a crash.  There is one user, root, but the one permission rule is
+ * still that writing needs a write bit in the mode (so read-only /proc
+ * files give -EACCES, as they do for Linux's non-root users), and that a
+ * filesystem mounted read-only (MS_RDONLY) refuses changes with -EROFS.
  *
- * The kernel runs one thread: nothing here locks.  A scheduler will need
- * a lock around the mount table and each super_block's inode cache.
+ * The kernel is not preemptive (sched.h): a task switches only where it
+ * sleeps, so nothing here locks; code that may sleep (disk I/O, a pipe)
+ * must not keep pointers the sleep could invalidate.
  */
 #ifndef FS_VFS_H
 #define FS_VFS_H
@@ -61,9 +67,11 @@
 #include <pageturn/types.h>
 #include <uapi/fcntl.h>
 #include <uapi/stat.h>
+#include <uapi/statfs.h>
 
 #define NAME_MAX	255	/* bytes in a path component */
 #define PATH_MAX	4096	/* bytes in a path, its NUL included */
+#define PIPE_BUF	4096	/* bytes a pipe write keeps together (atomic) */
 
 typedef int64_t loff_t;
 typedef unsigned int umode_t;
@@ -73,6 +81,8 @@ struct inode;
 struct file;
 struct address_space;
 struct poll_table_struct;
+struct kstatfs;
+struct iattr;
 
 /* --- filesystem types and super blocks ---------------------------------- */
 
@@ -102,6 +112,10 @@ struct super_operations {
 	/* Write back dirty data and metadata: 0 or -errno.  Optional: a
 	 * filesystem without a backing store (proc, tmpfs) has none. */
 	int (*sync_fs)(struct super_block *sb);
+	/* statfs(2)'s counts (the VFS fills f_type, f_fsid and f_flags
+	 * first; the rest is zero).  Optional: without it the counts stay
+	 * 0, as Linux's simple_statfs leaves them for proc. */
+	int (*statfs)(struct super_block *sb, struct kstatfs *buf);
 };
 
 struct vfsmount {
@@ -110,8 +124,14 @@ struct vfsmount {
 	struct list_head mnt_list;	/* on the mount table */
 };
 
+/* super_block.s_flags (Linux's SB_* values, which equal MS_*) */
+#define SB_RDONLY	1	/* mounted read-only: changes give -EROFS */
+
 struct super_block {
 	struct file_system_type *s_type;
+	uint32_t s_dev;			/* st_dev: MKDEV(0, n), unique per mount */
+	unsigned long s_magic;		/* statfs's f_type (uapi/magic.h); 0 = unknown */
+	unsigned long s_flags;		/* SB_RDONLY */
 	const struct super_operations *s_op;
 	struct inode *s_root;		/* held while mounted */
 	struct block_device *s_bdev;	/* NULL for a filesystem without one */
@@ -141,10 +161,29 @@ struct inode_operations {
 	/* Set the size of a regular file. */
 	int (*truncate)(struct inode *inode, loff_t size);
 	/* A symbolic link's target: copy at most len bytes (no NUL) into
-	 * the kernel buffer buf; the target's length or -errno.  Path walks
-	 * follow it (at most 40 links deep: -ELOOP), readlink(2) reads it. */
+	 * the kernel buffer buf; the number of bytes copied or -errno.
+	 * Path walks follow it (at most 40 links: -ELOOP), readlink(2)
+	 * reads it.  Called with len up to PATH_MAX. */
 	int (*readlink)(struct inode *inode, char *buf, size_t len);
+	/* Change the attributes attr->ia_valid names (chmod, utimensat):
+	 * update the in-core inode and write it back if the filesystem has
+	 * a backing store.  0 or -errno (-EROFS).  Optional: without it
+	 * such changes are -EPERM. */
+	int (*setattr)(struct inode *inode, const struct iattr *attr);
 };
+
+/* What setattr changes (Linux's struct iattr, the fields Pageturn has). */
+#define ATTR_MODE	1	/* the permission bits: ia_mode & S_IALLUGO */
+#define ATTR_MTIME	32	/* ia_mtime */
+
+struct iattr {
+	unsigned int ia_valid;
+	umode_t ia_mode;
+	uint64_t ia_mtime;
+};
+
+/* In-core only (tmpfs, devfs, pipes): the one setattr they need. */
+int simple_setattr(struct inode *inode, const struct iattr *attr);
 
 /*
  * Called by iterate for each directory entry.  Returns 0 to go on,
@@ -205,38 +244,69 @@ struct kstat {
 	loff_t size;
 	uint64_t blocks;		/* 512-byte units */
 	unsigned int blksize;
+	uint32_t dev;			/* the filesystem's s_dev */
+	uint32_t rdev;			/* a device node's number */
+	uint64_t mtime;			/* seconds since the epoch */
+};
+
+/* What statfs() reports (Linux's struct kstatfs); uapi's struct statfs
+ * is filled from it. */
+struct kstatfs {
+	unsigned long f_type;
+	unsigned long f_bsize;
+	uint64_t f_blocks;
+	uint64_t f_bfree;
+	uint64_t f_bavail;
+	uint64_t f_files;
+	uint64_t f_ffree;
+	unsigned long f_namelen;
+	unsigned long f_flags;		/* ST_RDONLY */
+	uint32_t f_fsid;
 };
 
 /* --- open files ---------------------------------------------------------- */
 
 #define FMODE_READ	1u
 #define FMODE_WRITE	2u
+#define FMODE_STREAM	4u	/* no position: lseek, pread, pwrite give -ESPIPE */
 
 struct file {
 	struct inode *f_inode;		/* held */
 	loff_t f_pos;
-	unsigned int f_flags;		/* the O_* flags it was opened with */
+	unsigned int f_flags;		/* the O_* status flags (no O_CREAT, O_EXCL,
+					 * O_NOCTTY, O_TRUNC, O_CLOEXEC); F_SETFL
+					 * changes O_APPEND and O_NONBLOCK */
 	unsigned int f_mode;		/* FMODE_READ, FMODE_WRITE */
 	const struct file_operations *f_op;
 	int f_count;			/* references; the last vfs_close releases */
 	void *private_data;		/* the filesystem's, e.g. procfs's text */
 };
 
+/*
+ * A file_operations.open for files without a position (pipes, TTYs:
+ * Linux's stream_open): sets FMODE_STREAM.  Always 0.
+ */
+int stream_open(struct inode *inode, struct file *file);
+
 /* The root and working directory paths are resolved against (Linux's
  * fs_struct): each process has its own (copied at fork); kernel threads
- * and the boot code use init_fs.  current_fs() says which applies. */
+ * and the boot code use init_fs (users 1, umask 022), whose root and pwd
+ * the root mount sets.  current_fs() says which applies.
+ * kernel/fs/fs_struct.c. */
 struct fs_struct {
 	int users;			/* tasks sharing it */
 	struct inode *root;		/* held once the root is mounted */
 	struct inode *pwd;		/* held */
-	umode_t umask;
+	umode_t umask;			/* bits open(O_CREAT) and mkdir(2) clear */
 };
 extern struct fs_struct init_fs;
+/* current->fs, or &init_fs for a kernel thread (and the boot code). */
 struct fs_struct *current_fs(void);
 
 /* --- super.c: filesystem types, mounting ----------------------------------- */
 
-/* Register ext2 and proc; mount_root() calls it once at boot. */
+/* Register ext2, proc, tmpfs and devtmpfs; mount_root() calls it once
+ * at boot. */
 void vfs_init(void);
 /* 0, or -EBUSY when a type of that name exists. */
 int register_filesystem(struct file_system_type *fs);
@@ -248,6 +318,15 @@ int register_filesystem(struct file_system_type *fs);
  * -ENOTDIR, or the filesystem's error.
  */
 int do_mount(const char *dev_name, const char *dir, const char *fstype);
+
+/* mount(2)'s work: do_mount with MS_RDONLY honoured (the new
+ * super_block refuses changes with -EROFS), or with MS_REMOUNT the
+ * read-only flag of the filesystem whose root dir is changed. */
+int do_mount_flags(const char *dev_name, const char *dir, const char *fstype,
+		   unsigned long flags);
+
+/* statfs(2)'s work for the filesystem holding inode. */
+int vfs_statfs(struct inode *inode, struct kstatfs *buf);
 
 /* Write back every mounted filesystem (sync(2) without the syscall):
  * 0, or the first error (every filesystem is still tried). */
@@ -282,30 +361,79 @@ int invalidate_inodes(struct super_block *sb);
  */
 void drop_caches(void);
 
+/*
+ * Set up a device, FIFO or socket inode (Linux's init_special_inode): a
+ * character device gets def_chr_fops, whose open finds the driver by
+ * rdev (fs/devfs.h); the others get no file operations, so opening them
+ * is -ENXIO.
+ */
+void init_special_inode(struct inode *inode, umode_t mode, uint32_t rdev);
+
 /* --- namei.c: paths ---------------------------------------------------------- */
 
-/* The inode path names, held in *res. */
+/* The most symbolic links one path walk follows (Linux's MAXSYMLINKS). */
+#define MAXSYMLINKS	40
+
+/* Path walk flags (Linux's LOOKUP_*). */
+#define LOOKUP_FOLLOW		1	/* follow a symlink at the end */
+#define LOOKUP_DIRECTORY	2	/* the end must be a directory */
+#define LOOKUP_EMPTY		4	/* "" names the start directory (AT_EMPTY_PATH) */
+
+/* The inode path names, held in *res; symlinks followed. */
 int path_lookup(const char *path, struct inode **res);
+/*
+ * The inode path names, held in *res: a relative path starts at the
+ * directory open as dfd (AT_FDCWD: the working directory; -EBADF, or
+ * -ENOTDIR for a non-directory), flags LOOKUP_*.
+ */
+int path_lookupat(int dfd, const char *path, unsigned int flags, struct inode **res);
+/*
+ * The path of directory dir from the root (Linux's d_path for a
+ * directory, found by climbing ".." and searching each parent for the
+ * child's inode number) into buf, NUL-terminated: its length without the
+ * NUL, -ERANGE when it does not fit in size, -ENOENT when dir was
+ * removed or is not below the root.
+ */
+long vfs_dir_path(struct inode *dir, char *buf, size_t size);
 int vfs_mkdir(const char *path, umode_t mode);
 int vfs_rmdir(const char *path);
 int vfs_unlink(const char *path);
 int vfs_rename(const char *oldpath, const char *newpath);
-/* Make path (a directory) the working directory. */
+/* Make path (a directory) the working directory of current_fs(). */
 int vfs_chdir(const char *path);
+/* Read the symbolic link path names (not followed) into the kernel
+ * buffer buf: the bytes copied, -EINVAL if it is no symlink. */
+int vfs_readlink(const char *path, char *buf, size_t len);
 
 /* --- open.c: opening and the attributes -------------------------------------- */
 
 /*
  * Open path with O_* flags (mode: the permission bits of a file O_CREAT
- * makes); *res is a new file.  Besides the path errors: -EEXIST (O_CREAT
- * | O_EXCL), -EISDIR (a directory for writing, or O_CREAT on one),
- * -ENOTDIR (O_DIRECTORY), -EACCES (writing without a write bit), -EINVAL.
+ * makes, no umask applied); *res is a new file.  A symlink at the end is
+ * followed, also for O_CREAT (a dangling link's target is created),
+ * except with O_NOFOLLOW (-ELOOP) or O_CREAT | O_EXCL (-EEXIST).
+ * Besides the path errors: -EEXIST (O_CREAT | O_EXCL), -EISDIR (a
+ * directory for writing, or O_CREAT on one or with a trailing slash),
+ * -ENOTDIR (O_DIRECTORY), -EACCES (writing without a write bit), -EROFS,
+ * -ENXIO (a FIFO, socket or block device node, or a character device no
+ * driver registered), -EOPNOTSUPP (O_TMPFILE), -EINVAL.  O_PATH gives a
+ * file that only names the inode.
  */
 int vfs_open(const char *path, unsigned int flags, umode_t mode, struct file **res);
 /* Drop a reference to file; the last releases it. */
 int vfs_close(struct file *file);
+/* Open the inode itself (its reference is taken over, and dropped on
+ * failure), as vfs_open does after the walk: may_open checks, O_TRUNC,
+ * then f_op->open. */
+int vfs_open_inode(struct inode *inode, unsigned int flags, struct file **res);
 int vfs_stat(const char *path, struct kstat *st);
+/* vfs_stat without following a symlink at the end. */
+int vfs_lstat(const char *path, struct kstat *st);
 int vfs_fstat(struct file *file, struct kstat *st);
+void generic_fillattr(const struct inode *inode, struct kstat *st);
+/* Change an inode's attributes through i_op->setattr: -EPERM without
+ * one, -EROFS on a read-only mount. */
+int notify_change(struct inode *inode, const struct iattr *attr);
 /* Set the size of the regular file path: -EISDIR, -EINVAL (negative,
  * not regular), -EACCES. */
 int vfs_truncate(const char *path, loff_t length);
@@ -322,6 +450,12 @@ loff_t vfs_llseek(struct file *file, loff_t offset, int whence);
 int vfs_readdir(struct file *file, filldir_t filldir, void *ctx);
 /* Write the file's filesystem back. */
 int vfs_fsync(struct file *file);
+
+/* --- pipe.c ---------------------------------------------------------------- */
+
+/* pipe2's work without the descriptors: the read end in res[0] and the
+ * write end in res[1] of a new pipe, O_NONBLOCK from flags. */
+int create_pipe_files(struct file **res, unsigned int flags);
 
 /* --- filesystems -------------------------------------------------------- */
 

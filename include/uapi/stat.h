@@ -54,6 +54,10 @@
 #define DT_LNK		10
 #define DT_SOCK		12
 
+/* utimensat(2): a tv_nsec meaning "now" or "leave it". */
+#define UTIME_NOW	((1l << 30) - 1l)
+#define UTIME_OMIT	((1l << 30) - 2l)
+
 /* stat(2) on x86-64: 144 bytes. */
 struct stat {
 	unsigned long st_dev;

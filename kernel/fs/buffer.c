@@ -23,6 +23,7 @@
  * and a per-buffer lock held across I/O.
  */
 #include <fs/buffer_head.h>
+#include <fs/proc_fs.h>
 #include <mm/gfp.h>
 #include <mm/mm.h>
 #include <mm/slab.h>
@@ -204,4 +205,10 @@ void invalidate_bdev(struct block_device *bdev)
 	list_for_each_entry_safe(bh, next, &bh_lru, b_lru)
 		if (bh->b_bdev == bdev && bh->b_count == 0)
 			free_buffer(bh);
+}
+
+/* One page per buffer: what meminfo counts as Buffers. */
+unsigned long nr_blockdev_pages(void)
+{
+	return nr_buffers;
 }

@@ -8,11 +8,13 @@
  * image `make` builds from rootfs/.  Failure is logged and boot goes on
  * without a root: the tests and the boot report still run.
  *
- * Then the directories every Linux system expects: /proc, with procfs
- * mounted on it, and /tmp, with a tmpfs of the default size (half of RAM)
- * on it (Linux's init mounts both from userspace; with no userspace yet
- * the kernel does).  git cannot keep empty directories in rootfs/, so
- * both are made here when the image lacks them.
+ * Then the mount points every Linux system expects: /proc, /tmp and /dev
+ * are made when the image lacks them (git cannot keep empty directories
+ * in rootfs/).  Mounting proc, tmpfs and devtmpfs on them is init's job,
+ * as on Linux (mount(2)).  When the command line runs in-kernel tests
+ * (`test=`), no init will run, so the kernel mounts proc on /proc and a
+ * tmpfs of the default size (half of RAM) on /tmp itself: the suites
+ * expect them.
  */
 #include <asm/page.h>
 #include <fs/do_mounts.h>
@@ -43,10 +45,8 @@ static int ensure_dir(const char *path)
 static void mount_tmp(void)
 {
 	unsigned long max_pages, used_pages;
-	int err = shmem_init();
+	int err = do_mount("none", "/tmp", "tmpfs");
 
-	if (!err)
-		err = do_mount("none", "/tmp", "tmpfs");
 	if (!err)
 		err = shmem_usage("/tmp", &max_pages, &used_pages);
 	if (err) {
@@ -60,6 +60,7 @@ static void mount_tmp(void)
 void mount_root(void)
 {
 	const char *name = cmdline_get("root");
+	bool tests = cmdline_has("test");
 	int err;
 
 	vfs_init();
@@ -74,11 +75,12 @@ void mount_root(void)
 	}
 	printk(KERN_INFO "VFS: Mounted root (ext2 filesystem) on device %s.\n", name);
 
-	if (!ensure_dir("/proc")) {
+	if (!ensure_dir("/proc") && tests) {
 		err = do_mount("proc", "/proc", "proc");
 		if (err)
 			printk(KERN_ERR "VFS: cannot mount proc on /proc: error %d\n", err);
 	}
-	if (!ensure_dir("/tmp"))
+	if (!ensure_dir("/tmp") && tests)
 		mount_tmp();
+	ensure_dir("/dev");
 }

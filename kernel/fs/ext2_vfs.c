@@ -12,16 +12,29 @@
  * or drop_caches (fs/inode.c); the super_block's s_fs_info is the driver's
  * ext2_sb_info.  The driver keeps the authoritative attributes (in the
  * on-disk inode it holds); after every operation that can change them,
- * ext2_update_attrs() copies mode, link count, size and blocks into each
- * VFS inode involved, so stat() and the VFS's own checks see the truth.
+ * ext2_update_attrs() copies mode, link count, size, blocks and mtime
+ * into each VFS inode involved, so stat() and the VFS's own checks see
+ * the truth.
+ *
+ * A regular file's i_mapping is the driver inode's page cache (for mmap).
+ * Creating and writing a file set its mtime from the wall clock.
+ * A symlink reads its target with ext2_readlink; chmod and utimensat go
+ * through ext2_set_mode/ext2_set_mtime, written back with the inode.
+ * Device nodes get their number from i_block (Linux's encodings: the old
+ * 8:8 one in i_block[0], else the new one in i_block[1]) and the VFS's
+ * init_special_inode; FIFOs and sockets load but cannot be opened.
  */
+#include <drivers/rtc.h>
 #include <fs/ext2.h>
+#include <fs/devfs.h>
 #include <fs/vfs.h>
 #include <pageturn/printk.h>
 #include <uapi/errno.h>
 
 static const struct inode_operations ext2_dir_inode_operations;
 static const struct inode_operations ext2_file_inode_operations;
+static const struct inode_operations ext2_symlink_inode_operations;
+static const struct inode_operations ext2_special_inode_operations;
 static const struct file_operations ext2_dir_operations;
 static const struct file_operations ext2_file_operations;
 
@@ -43,6 +56,24 @@ static void ext2_update_attrs(struct inode *inode)
 	inode->i_nlink = ei->i_raw.i_links_count;
 	inode->i_size = ext2_isize(ei);
 	inode->i_blocks = ei->i_raw.i_blocks;
+	inode->i_mtime = ei->i_raw.i_mtime;
+}
+
+/* A device inode's number, from i_block as Linux's ext2 stores it. */
+static uint32_t ext2_rdev(const struct ext2_inode_info *ei)
+{
+	uint32_t old = ei->i_raw.i_block[0], dev = ei->i_raw.i_block[1];
+	unsigned int major, minor;
+
+	if (old) {
+		major = (old >> 8) & 0xff;
+		minor = old & 0xff;
+	} else {
+		major = (dev & 0xfff00) >> 8;
+		minor = (dev & 0xff) | ((dev >> 12) & 0xfff00);
+	}
+	/* devfs numbers are 8:8; larger ones cannot name a driver here. */
+	return major > 0xff || minor > 0xff ? MKDEV(0xff, 0xff) : MKDEV(major, minor);
 }
 
 /* --- super_operations ------------------------------------------------------ */
@@ -66,8 +97,14 @@ static int ext2_vfs_read_inode(struct inode *inode)
 	} else if (S_ISREG(inode->i_mode)) {
 		inode->i_op = &ext2_file_inode_operations;
 		inode->i_fop = &ext2_file_operations;
+		inode->i_mapping = &ei->i_mapping;
+	} else if (S_ISLNK(inode->i_mode)) {
+		inode->i_op = &ext2_symlink_inode_operations;
+	} else {
+		inode->i_op = &ext2_special_inode_operations;
+		init_special_inode(inode, inode->i_mode,
+				   S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode) ? ext2_rdev(ei) : 0);
 	}
-	/* Symbolic links and device nodes: no operations yet. */
 	return 0;
 }
 
@@ -81,10 +118,30 @@ static int ext2_vfs_sync_fs(struct super_block *sb)
 	return ext2_sync(sb->s_fs_info);
 }
 
+/* The counts of the on-disk superblock, which the allocators keep
+ * current.  f_blocks is the whole volume, metadata included (Linux
+ * subtracts the metadata's overhead). */
+static int ext2_vfs_statfs(struct super_block *sb, struct kstatfs *buf)
+{
+	const struct ext2_sb_info *sbi = EXT2_SB(sb);
+	const struct ext2_super_block *es = sbi->s_es;
+
+	buf->f_bsize = sbi->s_blocksize;
+	buf->f_blocks = es->s_blocks_count;
+	buf->f_bfree = es->s_free_blocks_count;
+	buf->f_bavail = es->s_free_blocks_count > es->s_r_blocks_count ?
+			es->s_free_blocks_count - es->s_r_blocks_count : 0;
+	buf->f_files = es->s_inodes_count;
+	buf->f_ffree = es->s_free_inodes_count;
+	buf->f_namelen = EXT2_NAME_LEN;
+	return 0;
+}
+
 static const struct super_operations ext2_sops = {
 	.read_inode = ext2_vfs_read_inode,
 	.evict_inode = ext2_vfs_evict_inode,
 	.sync_fs = ext2_vfs_sync_fs,
+	.statfs = ext2_vfs_statfs,
 };
 
 /* --- inode_operations ------------------------------------------------------ */
@@ -103,7 +160,13 @@ static int ext2_vfs_create(struct inode *dir, const char *name, umode_t mode, st
 	int err = ext2_create(EXT2_I(dir), name, mode, &ino);
 
 	ext2_update_attrs(dir);
-	return err ? err : iget(dir->i_sb, ino, res);
+	if (!err)
+		err = iget(dir->i_sb, ino, res);
+	if (!err) {
+		ext2_set_mtime(EXT2_I(*res), ktime_get_real_seconds());
+		ext2_update_attrs(*res);
+	}
+	return err;
 }
 
 static int ext2_vfs_mkdir(struct inode *dir, const char *name, umode_t mode)
@@ -154,6 +217,23 @@ static int ext2_vfs_truncate(struct inode *inode, loff_t size)
 	return err;
 }
 
+static int ext2_vfs_readlink(struct inode *inode, char *buf, size_t len)
+{
+	return ext2_readlink(EXT2_I(inode), buf, len);
+}
+
+static int ext2_vfs_setattr(struct inode *inode, const struct iattr *attr)
+{
+	int err = 0;
+
+	if (attr->ia_valid & ATTR_MODE)
+		err = ext2_set_mode(EXT2_I(inode), attr->ia_mode);
+	if (!err && (attr->ia_valid & ATTR_MTIME))
+		err = ext2_set_mtime(EXT2_I(inode), attr->ia_mtime);
+	ext2_update_attrs(inode);
+	return err;
+}
+
 static const struct inode_operations ext2_dir_inode_operations = {
 	.lookup = ext2_vfs_lookup,
 	.create = ext2_vfs_create,
@@ -161,10 +241,21 @@ static const struct inode_operations ext2_dir_inode_operations = {
 	.rmdir = ext2_vfs_rmdir,
 	.unlink = ext2_vfs_unlink,
 	.rename = ext2_vfs_rename,
+	.setattr = ext2_vfs_setattr,
 };
 
 static const struct inode_operations ext2_file_inode_operations = {
 	.truncate = ext2_vfs_truncate,
+	.setattr = ext2_vfs_setattr,
+};
+
+static const struct inode_operations ext2_symlink_inode_operations = {
+	.readlink = ext2_vfs_readlink,
+	.setattr = ext2_vfs_setattr,
+};
+
+static const struct inode_operations ext2_special_inode_operations = {
+	.setattr = ext2_vfs_setattr,
 };
 
 /* --- file_operations -------------------------------------------------------- */
@@ -188,8 +279,10 @@ static long ext2_file_write(struct file *file, const void *buf, size_t len, loff
 	if (*pos < 0)
 		return -EINVAL;
 	n = ext2_write(EXT2_I(file->f_inode), *pos, buf, len);
-	if (n > 0)
+	if (n > 0) {
 		*pos += n;
+		ext2_set_mtime(EXT2_I(file->f_inode), ktime_get_real_seconds());
+	}
 	ext2_update_attrs(file->f_inode);
 	return n;
 }
@@ -256,6 +349,9 @@ static int ext2_vfs_mount(struct super_block *sb)
 		return err;
 	sb->s_fs_info = sbi;
 	sb->s_op = &ext2_sops;
+	sb->s_magic = EXT2_SUPER_MAGIC;
+	if (sbi->s_read_only)
+		sb->s_flags |= SB_RDONLY;
 	err = iget(sb, EXT2_ROOT_INO, &sb->s_root);
 	if (!err && !S_ISDIR(sb->s_root->i_mode)) {
 		printk(KERN_ERR "EXT2-fs (%s): corrupt root inode, run e2fsck\n", sb->s_bdev->name);

@@ -27,6 +27,7 @@
  * step.
  */
 #include <fs/buffer_head.h>
+#include <fs/devfs.h>
 #include <fs/vfs.h>
 #include <mm/slab.h>
 #include <pageturn/panic.h>
@@ -159,4 +160,11 @@ void drop_caches(void)
 	iterate_supers(drop_buffers, NULL);
 	for (cs = malloc_sizes; cs->cs_size != SIZE_MAX; cs++)
 		kmem_cache_shrink(cs->cs_cachep);
+}
+
+void init_special_inode(struct inode *inode, umode_t mode, uint32_t rdev)
+{
+	inode->i_mode = mode;
+	inode->i_rdev = rdev;
+	inode->i_fop = S_ISCHR(mode) ? &def_chr_fops : NULL;
 }

@@ -1,9 +1,14 @@
 /*
- * Paths (Linux's fs/namei.c without dentries, symlinks or permissions).
+ * Paths (Linux's fs/namei.c without dentries or permissions beyond the
+ * write bit), and the system calls that change names.
  *
- * walk() takes a path apart at slashes and steps from the root or the
- * working directory one component at a time, holding only the inode it
- * is at.  lookup_step() is one move:
+ * A walk (struct nameidata) holds one inode, the directory it stands in,
+ * and a pointer to the rest of the path.  link_path_walk() takes the path
+ * apart at slashes and steps through every component but the last, which
+ * it leaves in nd->last ("." when the path has none, e.g. "/") for the
+ * caller: a lookup steps into it too, a namespace operation (mkdir,
+ * unlink, rename, open with O_CREAT) works on it in nd->dir.
+ * lookup_step() is one move:
  *
  *   "."   stays;
  *   ".."  first climbs out of mounted roots (the root of a mounted
@@ -13,13 +18,33 @@
  *   name  asks the directory's lookup, then descends into whatever is
  *         mounted on the result (lookup_one).
  *
- * The namespace operations walk to the parent directory and keep the
- * last component as a name (path_parent), then look the victim up there
- * *without* crossing mounts, so a mount point is recognised (-EBUSY)
- * rather than the filesystem mounted on it being removed.
+ * Symbolic links.  A component that turns out to be a symlink is
+ * followed (follow_link) by rewriting the rest of the walk: the new path
+ * is the link's target followed by whatever came after the link, and the
+ * walk goes on from the link's directory, or from the root when the
+ * target is absolute.  The rewritten path lives in one of two PATH_MAX
+ * buffers, allocated on the first link and used in turn (the new path is
+ * built from the old rest, which is in the other).  A link in the middle
+ * is always followed; a link at the end only when the caller asks
+ * (LOOKUP_FOLLOW: stat, open without O_NOFOLLOW) or when a slash follows
+ * it; at most MAXSYMLINKS (40) per walk, then -ELOOP.  A target and the
+ * rest longer than a path together is -ENAMETOOLONG, which Linux, walking
+ * them separately, would not say; an empty target is -ENOENT as on Linux.
+ *
+ * Where a walk starts: an absolute path at current_fs()->root, a relative
+ * one at current_fs()->pwd or, for the *at() calls, at the directory open
+ * as dirfd.  ".." never climbs above current_fs()->root.
+ *
+ * The namespace operations walk to the parent directory and look the
+ * last name up there *without* crossing mounts or following links, so a
+ * mount point is recognised (-EBUSY) rather than the filesystem mounted
+ * on it removed, and unlink removes a link, not its target.
  */
+#include <fs/file.h>
 #include <fs/vfs.h>
+#include <mm/slab.h>
 #include <pageturn/string.h>
+#include <pageturn/syscalls.h>
 #include <uapi/errno.h>
 
 #include "internal.h"
@@ -67,12 +92,12 @@ static int lookup_here(struct inode *dir, const char *name, struct inode **res)
 /* The parent of directory dir, held in *res. */
 static int step_up(struct inode *dir, struct inode **res)
 {
-	struct inode *cur = dir;
+	struct inode *root = current_fs()->root, *cur = dir;
 
-	while (cur != init_fs.root && cur == cur->i_sb->s_root &&
+	while (cur != root && cur == cur->i_sb->s_root && cur->i_sb->s_mount &&
 	       cur->i_sb->s_mount->mnt_mountpoint)
 		cur = cur->i_sb->s_mount->mnt_mountpoint;
-	if (cur == init_fs.root || cur == cur->i_sb->s_root) {
+	if (cur == root || cur == cur->i_sb->s_root) {
 		ihold(cur);
 		*res = cur;
 		return 0;
@@ -94,96 +119,239 @@ int lookup_step(struct inode *dir, const char *name, struct inode **res)
 	return step_up(dir, res);
 }
 
-/*
- * Walk path.  Without want_parent: the inode it names, held in *res.
- * With it: stop before the last component, which goes to name ("." for a
- * path of slashes only), and return its directory.  *trailing tells
- * whether the last component was followed by a slash.
- */
-static int walk(const char *path, bool want_parent, struct inode **res,
-		char name[NAME_MAX + 1], bool *trailing)
-{
-	struct inode *dir, *next;
-	const char *p = path, *rest;
-	size_t len;
-	int err;
+/* --- the walk ------------------------------------------------------------------ */
 
+struct nameidata {
+	struct inode *dir;		/* where the walk stands: held */
+	const char *p;			/* the rest of the path */
+	char *link_buf[2];		/* rewritten paths (symlinks), PATH_MAX each */
+	int cur;			/* the link_buf p lies in; -1: the caller's path */
+	unsigned int nr_links;		/* symlinks followed */
+	char last[NAME_MAX + 1];	/* the last component; "." when there is none */
+	bool trailing;			/* a slash follows the last component */
+};
+
+/*
+ * Start a walk of path: at the root for an absolute path, else at the
+ * directory open as dfd or (AT_FDCWD) the working directory.  With
+ * LOOKUP_EMPTY, "" is allowed and dfd may name any file.
+ */
+static int path_init(struct nameidata *nd, int dfd, const char *path, unsigned int flags)
+{
+	struct fs_struct *fs = current_fs();
+	struct file *file;
+	struct inode *start;
+
+	nd->dir = NULL;
+	nd->p = path;
+	nd->link_buf[0] = nd->link_buf[1] = NULL;
+	nd->cur = -1;
+	nd->nr_links = 0;
 	if (!path)
 		return -EINVAL;
-	if (!*path)
+	if (!*path && !(flags & LOOKUP_EMPTY))
 		return -ENOENT;
 	if (strnlen(path, PATH_MAX) == PATH_MAX)
 		return -ENAMETOOLONG;
-	dir = *path == '/' ? init_fs.root : init_fs.pwd;
-	if (!dir)
-		return -ENOENT;
-	ihold(dir);
-	*trailing = false;
-	name[0] = '.';
-	name[1] = '\0';
-	for (;;) {
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		for (len = 0; p[len] && p[len] != '/'; len++)
-			;
-		if (len > NAME_MAX) {
-			err = -ENAMETOOLONG;
-			goto fail;
+	if (*path == '/' || dfd == AT_FDCWD) {
+		start = *path == '/' ? fs->root : fs->pwd;
+		if (!start)
+			return -ENOENT;
+		ihold(start);
+	} else {
+		file = fget_raw(dfd);
+		if (!file)
+			return -EBADF;
+		start = file->f_inode;
+		ihold(start);
+		fput(file);
+		if (*path && !S_ISDIR(start->i_mode)) {
+			iput(start);
+			return -ENOTDIR;
 		}
-		memcpy(name, p, len);
-		name[len] = '\0';
-		p += len;
-		for (rest = p; *rest == '/'; rest++)
-			;
-		*trailing = rest != p;
-		if (want_parent && !*rest)
-			break;
-		err = lookup_step(dir, name, &next);
-		if (err)
-			goto fail;
-		iput(dir);
-		dir = next;
 	}
-	err = 0;
-	if (want_parent || *trailing)
-		err = S_ISDIR(dir->i_mode) ? 0 : -ENOTDIR;
-	if (err)
-		goto fail;
-	*res = dir;
+	nd->dir = start;
 	return 0;
-fail:
-	iput(dir);
+}
+
+/* End a walk: the buffers go, and the directory if still held. */
+static void path_cleanup(struct nameidata *nd)
+{
+	kfree(nd->link_buf[0]);
+	kfree(nd->link_buf[1]);
+	if (nd->dir)
+		iput(nd->dir);
+	nd->dir = NULL;
+}
+
+/*
+ * The symlink link was met where nd->p now points (just past its name):
+ * continue with its target, then the rest.  An absolute target moves the
+ * walk to the root.
+ */
+static int follow_link(struct nameidata *nd, struct inode *link)
+{
+	int next = nd->cur == 0 ? 1 : 0;
+	struct inode *root;
+	size_t rest;
+	char *buf;
+	int n;
+
+	if (++nd->nr_links > MAXSYMLINKS)
+		return -ELOOP;
+	if (!link->i_op || !link->i_op->readlink)
+		return -EINVAL;
+	if (!nd->link_buf[next]) {
+		nd->link_buf[next] = kmalloc(PATH_MAX, GFP_KERNEL);
+		if (!nd->link_buf[next])
+			return -ENOMEM;
+	}
+	buf = nd->link_buf[next];
+	n = link->i_op->readlink(link, buf, PATH_MAX - 1);
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return -ENOENT;
+	rest = strlen(nd->p);
+	if (n + rest >= PATH_MAX)
+		return -ENAMETOOLONG;
+	memcpy(buf + n, nd->p, rest + 1);
+	nd->p = buf;
+	nd->cur = next;
+	if (*buf == '/') {
+		root = current_fs()->root;
+		ihold(root);
+		iput(nd->dir);
+		nd->dir = root;
+	}
+	return 0;
+}
+
+/*
+ * Walk every component of nd->p but the last, following symlinks; the
+ * last goes to nd->last (with nd->trailing) and nd->p points just past
+ * it.  nd->dir need not be a directory on return ("file/x"): the step
+ * into the last component says -ENOTDIR.
+ */
+static int link_path_walk(struct nameidata *nd)
+{
+	struct inode *next;
+	const char *rest;
+	size_t len;
+	int err;
+
+	nd->trailing = false;
+	nd->last[0] = '.';
+	nd->last[1] = '\0';
+	for (;;) {
+		while (*nd->p == '/')
+			nd->p++;
+		if (!*nd->p)
+			return 0;
+		for (len = 0; nd->p[len] && nd->p[len] != '/'; len++)
+			;
+		if (len > NAME_MAX)
+			return -ENAMETOOLONG;
+		memcpy(nd->last, nd->p, len);
+		nd->last[len] = '\0';
+		nd->p += len;
+		for (rest = nd->p; *rest == '/'; rest++)
+			;
+		nd->trailing = rest != nd->p;
+		if (!*rest)
+			return 0;
+		err = lookup_step(nd->dir, nd->last, &next);
+		if (err)
+			return err;
+		if (S_ISLNK(next->i_mode)) {
+			err = follow_link(nd, next);
+			iput(next);
+			if (err)
+				return err;
+			continue;
+		}
+		iput(nd->dir);
+		nd->dir = next;
+	}
+}
+
+/* Walk to the last component and step into it: held in *res. */
+static int walk_last(struct nameidata *nd, unsigned int flags, struct inode **res)
+{
+	struct inode *inode;
+	int err;
+
+	for (;;) {
+		err = link_path_walk(nd);
+		if (err)
+			return err;
+		err = lookup_step(nd->dir, nd->last, &inode);
+		if (err)
+			return err;
+		if (!S_ISLNK(inode->i_mode) || !((flags & LOOKUP_FOLLOW) || nd->trailing))
+			break;
+		err = follow_link(nd, inode);
+		iput(inode);
+		if (err)
+			return err;
+	}
+	if ((nd->trailing || (flags & LOOKUP_DIRECTORY)) && !S_ISDIR(inode->i_mode)) {
+		iput(inode);
+		return -ENOTDIR;
+	}
+	*res = inode;
+	return 0;
+}
+
+int path_lookupat(int dfd, const char *path, unsigned int flags, struct inode **res)
+{
+	struct nameidata nd;
+	int err = path_init(&nd, dfd, path, flags);
+
+	if (!err && !*path) {
+		/* LOOKUP_EMPTY: the start itself. */
+		*res = nd.dir;
+		nd.dir = NULL;
+	} else if (!err) {
+		err = walk_last(&nd, flags, res);
+	}
+	path_cleanup(&nd);
 	return err;
 }
 
 int path_lookup(const char *path, struct inode **res)
 {
-	char name[NAME_MAX + 1];
-	bool trailing;
-
-	return walk(path, false, res, name, &trailing);
+	return path_lookupat(AT_FDCWD, path, LOOKUP_FOLLOW, res);
 }
 
-int path_parent(const char *path, struct inode **dir, char name[NAME_MAX + 1],
-		bool *trailing_slash)
+int path_parentat(int dfd, const char *path, struct inode **dir, char name[NAME_MAX + 1],
+		  bool *trailing_slash)
 {
-	return walk(path, true, dir, name, trailing_slash);
+	struct nameidata nd;
+	int err = path_init(&nd, dfd, path, 0);
+
+	if (!err)
+		err = link_path_walk(&nd);
+	if (!err && !S_ISDIR(nd.dir->i_mode))
+		err = -ENOTDIR;
+	if (!err) {
+		memcpy(name, nd.last, NAME_MAX + 1);
+		*trailing_slash = nd.trailing;
+		*dir = nd.dir;
+		nd.dir = NULL;
+	}
+	path_cleanup(&nd);
+	return err;
 }
 
-/*
- * Run fn on the parent directory of path (held across the call) and the
- * last component of path, with whether path ends in a slash.
- */
-int on_parent(const char *path,
-		     int (*fn)(struct inode *dir, const char *name, bool trailing, void *arg),
-		     void *arg)
+int on_parentat(int dfd, const char *path,
+		int (*fn)(struct inode *dir, const char *name, bool trailing, void *arg),
+		void *arg)
 {
 	char name[NAME_MAX + 1];
 	struct inode *dir;
 	bool trailing;
-	int err = path_parent(path, &dir, name, &trailing);
+	int err = path_parentat(dfd, path, &dir, name, &trailing);
 
 	if (err)
 		return err;
@@ -191,6 +359,77 @@ int on_parent(const char *path,
 	iput(dir);
 	return err;
 }
+
+/*
+ * open(2)'s walk (Linux's path_openat/do_last): the inode to open, held.
+ * Without O_CREAT it is a lookup (symlinks at the end followed unless
+ * O_NOFOLLOW, which makes one -ELOOP).  With O_CREAT the last name is
+ * made as a regular file of mode (umask already applied) when missing:
+ * an existing one is -EEXIST under O_EXCL, a symlink is followed (so a
+ * dangling link's target is created, as on Linux) unless O_EXCL or
+ * O_NOFOLLOW (-ELOOP), and a directory or a trailing slash is -EISDIR.
+ */
+int open_namei(int dfd, const char *path, unsigned int flags, umode_t mode, struct inode **res)
+{
+	unsigned int lflags = (flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+			      (flags & O_DIRECTORY ? LOOKUP_DIRECTORY : 0);
+	struct nameidata nd;
+	struct inode *inode, *dir;
+	int err = path_init(&nd, dfd, path, 0);
+
+	if (err)
+		goto out;
+	if (!(flags & O_CREAT)) {
+		err = walk_last(&nd, lflags, &inode);
+		if (!err && S_ISLNK(inode->i_mode)) {
+			iput(inode);
+			err = -ELOOP;
+		}
+		if (!err)
+			*res = inode;
+		goto out;
+	}
+	for (;;) {
+		err = link_path_walk(&nd);
+		if (!err && nd.trailing)
+			err = -EISDIR;
+		if (err)
+			goto out;
+		dir = nd.dir;
+		err = lookup_step(dir, nd.last, &inode);
+		if (err == -ENOENT) {
+			err = may_write(dir);
+			if (!err)
+				err = dir->i_op->create ?
+				      dir->i_op->create(dir, nd.last, mode & S_IALLUGO, res) : -EACCES;
+			goto out;
+		}
+		if (err)
+			goto out;
+		if (flags & O_EXCL)
+			err = -EEXIST;
+		else if (!S_ISLNK(inode->i_mode))
+			break;
+		else if (flags & O_NOFOLLOW)
+			err = -ELOOP;
+		else
+			err = follow_link(&nd, inode);
+		iput(inode);
+		if (err)
+			goto out;
+	}
+	if (S_ISDIR(inode->i_mode)) {
+		iput(inode);
+		err = -EISDIR;
+	} else {
+		*res = inode;
+	}
+out:
+	path_cleanup(&nd);
+	return err;
+}
+
+/* --- the namespace operations ------------------------------------------------- */
 
 static int mkdir_in(struct inode *dir, const char *name, bool trailing, void *arg)
 {
@@ -210,9 +449,14 @@ static int mkdir_in(struct inode *dir, const char *name, bool trailing, void *ar
 	return err;
 }
 
+int vfs_mkdirat(int dfd, const char *path, umode_t mode)
+{
+	return on_parentat(dfd, path, mkdir_in, &mode);
+}
+
 int vfs_mkdir(const char *path, umode_t mode)
 {
-	return on_parent(path, mkdir_in, &mode);
+	return vfs_mkdirat(AT_FDCWD, path, mode);
 }
 
 /* Remove name from dir: a directory if *(bool *)arg (rmdir), else not (unlink). */
@@ -246,18 +490,28 @@ static int remove_in(struct inode *dir, const char *name, bool trailing, void *a
 	return err;
 }
 
-int vfs_rmdir(const char *path)
+int vfs_rmdirat(int dfd, const char *path)
 {
 	bool want_dir = true;
 
-	return on_parent(path, remove_in, &want_dir);
+	return on_parentat(dfd, path, remove_in, &want_dir);
+}
+
+int vfs_unlinkat(int dfd, const char *path)
+{
+	bool want_dir = false;
+
+	return on_parentat(dfd, path, remove_in, &want_dir);
+}
+
+int vfs_rmdir(const char *path)
+{
+	return vfs_rmdirat(AT_FDCWD, path);
 }
 
 int vfs_unlink(const char *path)
 {
-	bool want_dir = false;
-
-	return on_parent(path, remove_in, &want_dir);
+	return vfs_unlinkat(AT_FDCWD, path);
 }
 
 /* Can src (named with a trailing slash or not) replace target (NULL:
@@ -277,16 +531,16 @@ static int may_rename(struct inode *src, bool src_slash, struct inode *target, b
 	return 0;
 }
 
-int vfs_rename(const char *oldpath, const char *newpath)
+int vfs_renameat(int olddfd, const char *oldpath, int newdfd, const char *newpath)
 {
 	char old_name[NAME_MAX + 1], new_name[NAME_MAX + 1];
 	struct inode *old_dir, *new_dir, *src, *target = NULL;
 	bool old_slash, new_slash;
-	int err = path_parent(oldpath, &old_dir, old_name, &old_slash);
+	int err = path_parentat(olddfd, oldpath, &old_dir, old_name, &old_slash);
 
 	if (err)
 		return err;
-	err = path_parent(newpath, &new_dir, new_name, &new_slash);
+	err = path_parentat(newdfd, newpath, &new_dir, new_name, &new_slash);
 	if (err) {
 		iput(old_dir);
 		return err;
@@ -324,18 +578,147 @@ out:
 	return err;
 }
 
+int vfs_rename(const char *oldpath, const char *newpath)
+{
+	return vfs_renameat(AT_FDCWD, oldpath, AT_FDCWD, newpath);
+}
+
+/* Make dir (held; the reference is taken over) current's working
+ * directory, or -ENOTDIR. */
+int set_fs_pwd(struct inode *dir)
+{
+	struct fs_struct *fs = current_fs();
+
+	if (!S_ISDIR(dir->i_mode)) {
+		iput(dir);
+		return -ENOTDIR;
+	}
+	if (fs->pwd)
+		iput(fs->pwd);
+	fs->pwd = dir;
+	return 0;
+}
+
 int vfs_chdir(const char *path)
 {
 	struct inode *inode;
 	int err = path_lookup(path, &inode);
 
+	return err ? err : set_fs_pwd(inode);
+}
+
+int vfs_readlinkat(int dfd, const char *path, char *buf, size_t len)
+{
+	struct inode *inode;
+	int err = path_lookupat(dfd, path, 0, &inode);
+
 	if (err)
 		return err;
-	if (!S_ISDIR(inode->i_mode)) {
-		iput(inode);
-		return -ENOTDIR;
+	if (!S_ISLNK(inode->i_mode) || !inode->i_op || !inode->i_op->readlink)
+		err = -EINVAL;
+	else
+		err = inode->i_op->readlink(inode, buf, len);
+	iput(inode);
+	return err;
+}
+
+int vfs_readlink(const char *path, char *buf, size_t len)
+{
+	return vfs_readlinkat(AT_FDCWD, path, buf, len);
+}
+
+/* --- user paths ------------------------------------------------------------------ */
+
+int user_path_at(int dfd, const char __user *name, unsigned int flags, struct inode **res)
+{
+	char *path;
+	char c;
+	long err;
+
+	if ((flags & LOOKUP_EMPTY) && copy_from_user(&c, name, 1) == 0 && c == '\0')
+		return path_lookupat(dfd, "", flags, res);
+	err = getname(name, &path);
+	if (err)
+		return err;
+	err = path_lookupat(dfd, path, flags, res);
+	putname(path);
+	return err;
+}
+
+/* Run fn(dfd, path) on a path from user space. */
+static long with_user_path(int dfd, const char __user *name, int (*fn)(int dfd, const char *path))
+{
+	char *path;
+	long err = getname(name, &path);
+
+	if (err)
+		return err;
+	err = fn(dfd, path);
+	putname(path);
+	return err;
+}
+
+long sys_mkdirat(int dfd, const char __user *pathname, unsigned int mode)
+{
+	char *path;
+	long err = getname(pathname, &path);
+
+	if (err)
+		return err;
+	err = vfs_mkdirat(dfd, path, mode & (S_IRWXU | S_IRWXG | S_IRWXO | S_ISVTX) &
+				     ~current_fs()->umask);
+	putname(path);
+	return err;
+}
+
+long sys_mkdir(const char __user *pathname, unsigned int mode)
+{
+	return sys_mkdirat(AT_FDCWD, pathname, mode);
+}
+
+long sys_rmdir(const char __user *pathname)
+{
+	return with_user_path(AT_FDCWD, pathname, vfs_rmdirat);
+}
+
+long sys_unlink(const char __user *pathname)
+{
+	return with_user_path(AT_FDCWD, pathname, vfs_unlinkat);
+}
+
+long sys_unlinkat(int dfd, const char __user *pathname, int flag)
+{
+	if (flag & ~AT_REMOVEDIR)
+		return -EINVAL;
+	return with_user_path(dfd, pathname, flag & AT_REMOVEDIR ? vfs_rmdirat : vfs_unlinkat);
+}
+
+long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
+		   const char __user *newname, unsigned int flags)
+{
+	char *oldpath, *newpath;
+	long err;
+
+	if (flags)
+		return -EINVAL;
+	err = getname(oldname, &oldpath);
+	if (err)
+		return err;
+	err = getname(newname, &newpath);
+	if (!err) {
+		err = vfs_renameat(olddfd, oldpath, newdfd, newpath);
+		putname(newpath);
 	}
-	iput(init_fs.pwd);
-	init_fs.pwd = inode;
-	return 0;
+	putname(oldpath);
+	return err;
+}
+
+long sys_renameat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname)
+{
+	return sys_renameat2(olddfd, oldname, newdfd, newname, 0);
+}
+
+long sys_rename(const char __user *oldname, const char __user *newname)
+{
+	return sys_renameat2(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
 }

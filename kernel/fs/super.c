@@ -10,20 +10,46 @@
  * mounted root (see fs/vfs.h).  The first mount is the root: "/" before
  * anything is mounted; init_fs's root and working directory start there.
  *
- * There is no umount yet, so a mount lives for the rest of the boot.
+ * Each super_block gets a device number of its own for st_dev,
+ * MKDEV(0, n) (Linux's anonymous block devices; a filesystem on a block
+ * device would use the device's number, which Pageturn's block devices
+ * do not have).  MS_RDONLY marks it SB_RDONLY: the VFS refuses to change
+ * it (-EROFS, internal.h's may_write), and a remount can flip that.
+ *
+ * mount(2) ignores its data argument and every flag but MS_RDONLY and
+ * MS_REMOUNT; bind and move mounts are -EINVAL.  There is no umount yet,
+ * so a mount lives for the rest of the boot.
  */
+#include <fs/devfs.h>
 #include <fs/vfs.h>
+#include <fs/seq_file.h>
+#include <fs/proc_fs.h>
+#include <mm/shmem.h>
 #include <mm/slab.h>
 #include <pageturn/panic.h>
 #include <pageturn/string.h>
+#include <pageturn/syscalls.h>
 #include <uapi/errno.h>
+#include <uapi/mount.h>
 
 #include "internal.h"
 
 static LIST_HEAD(file_systems);
 static LIST_HEAD(mounts);
+static unsigned int last_anon_dev;
 
-struct fs_struct init_fs;
+#define ANON_DEV_MAX	((1u << 20) - 1)	/* the largest minor st_dev can say */
+
+uint32_t get_anon_dev(void)
+{
+	unsigned int minor;
+
+	if (last_anon_dev == ANON_DEV_MAX)
+		return 0;
+	minor = ++last_anon_dev;
+	/* Linux's new_encode_dev of MKDEV(0, minor): 20-bit minors. */
+	return (minor & 0xff) | ((minor & ~0xffu) << 12);
+}
 
 int register_filesystem(struct file_system_type *fs)
 {
@@ -38,7 +64,8 @@ int register_filesystem(struct file_system_type *fs)
 
 void vfs_init(void)
 {
-	if (register_filesystem(&ext2_fs_type) || register_filesystem(&proc_fs_type))
+	if (register_filesystem(&ext2_fs_type) || register_filesystem(&proc_fs_type) ||
+	    shmem_init() || register_filesystem(&devfs_fs_type))
 		panic("vfs_init: a filesystem type registered twice");
 }
 
@@ -103,14 +130,53 @@ static int get_mountpoint(const char *dir, struct inode **res)
 	return 0;
 }
 
+/* Write sb back, then refuse changes to it. */
+static int sb_make_rdonly(struct super_block *sb)
+{
+	int err = sb->s_op->sync_fs ? sb->s_op->sync_fs(sb) : 0;
+
+	if (!err)
+		sb->s_flags |= SB_RDONLY;
+	return err;
+}
+
+/* MS_REMOUNT: set the read-only flag of the filesystem whose root dir is. */
+static int do_remount(const char *dir, unsigned long flags)
+{
+	struct inode *inode;
+	int err = path_lookup(dir, &inode);
+
+	if (err)
+		return err;
+	if (inode != inode->i_sb->s_root)
+		err = -EINVAL;
+	else if (flags & MS_RDONLY)
+		err = sb_make_rdonly(inode->i_sb);
+	else
+		inode->i_sb->s_flags &= ~SB_RDONLY;
+	iput(inode);
+	return err;
+}
+
 int do_mount(const char *dev_name, const char *dir, const char *fstype)
 {
-	struct file_system_type *type = fstype ? get_fs_type(fstype) : NULL;
+	return do_mount_flags(dev_name, dir, fstype, 0);
+}
+
+int do_mount_flags(const char *dev_name, const char *dir, const char *fstype,
+		   unsigned long flags)
+{
+	struct file_system_type *type;
 	struct inode *mountpoint;
 	struct super_block *sb;
 	struct vfsmount *mnt;
 	int err;
 
+	if (flags & MS_REMOUNT)
+		return do_remount(dir, flags);
+	if (flags & (MS_BIND | MS_MOVE))
+		return -EINVAL;
+	type = fstype ? get_fs_type(fstype) : NULL;
 	if (!type)
 		return -ENODEV;
 	err = get_mountpoint(dir, &mountpoint);
@@ -121,8 +187,12 @@ int do_mount(const char *dev_name, const char *dir, const char *fstype)
 	err = sb && mnt ? 0 : -ENOMEM;
 	if (!err) {
 		sb->s_type = type;
+		sb->s_dev = get_anon_dev();
+		if (!sb->s_dev)
+			err = -EMFILE;
+		sb->s_flags = flags & MS_RDONLY ? SB_RDONLY : 0;
 		INIT_LIST_HEAD(&sb->s_inodes);
-		if (type->fs_flags & FS_REQUIRES_DEV)
+		if (!err && (type->fs_flags & FS_REQUIRES_DEV))
 			err = get_bdev(dev_name, &sb->s_bdev);
 	}
 	if (!err)
@@ -184,4 +254,58 @@ struct inode *lookup_mnt(struct inode *mountpoint)
 			return mnt->mnt_sb->s_root;
 	panic("lookup_mnt: inode %lu is marked mounted but has no mount",
 	      (unsigned long)mountpoint->i_ino);
+}
+
+/* A mount(2) string argument (the device or the type): a kernel copy in
+ * *res, NULL for a NULL pointer.  -EFAULT, -ENAMETOOLONG, -ENOMEM. */
+static long copy_mount_string(const char __user *str, char **res)
+{
+	char *buf;
+	long len;
+
+	*res = NULL;
+	if (!str)
+		return 0;
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	len = strncpy_from_user(buf, str, PATH_MAX);
+	if (len < 0 || len == PATH_MAX) {
+		kfree(buf);
+		return len < 0 ? len : -ENAMETOOLONG;
+	}
+	*res = buf;
+	return 0;
+}
+
+long sys_mount(const char __user *dev_name, const char __user *dir_name, const char __user *type,
+	       unsigned long flags, const void __user *data)
+{
+	char *dev = NULL, *dir = NULL, *fstype = NULL;
+	long err;
+
+	(void)data;
+	if ((flags & MS_MGC_MSK) == MS_MGC_VAL)
+		flags &= ~MS_MGC_MSK;
+	err = getname(dir_name, &dir);
+	if (err)
+		return err;
+	err = copy_mount_string(dev_name, &dev);
+	if (!err)
+		err = copy_mount_string(type, &fstype);
+	if (!err)
+		err = do_mount_flags(dev, dir, fstype, flags);
+	kfree(fstype);
+	kfree(dev);
+	putname(dir);
+	return err;
+}
+
+/* /proc/filesystems: each registered type, "nodev" when it needs no device. */
+void filesystems_proc_show(struct seq_file *m)
+{
+	struct file_system_type *p;
+
+	list_for_each_entry(p, &file_systems, fs_list)
+		seq_printf(m, "%s\t%s\n", (p->fs_flags & FS_REQUIRES_DEV) ? "" : "nodev", p->name);
 }

@@ -138,6 +138,25 @@ void ext2_mark_inode_dirty(struct ext2_inode_info *inode)
 	inode->i_dirty = true;
 }
 
+int ext2_set_mode(struct ext2_inode_info *inode, unsigned int mode)
+{
+	if (inode->i_sb->s_read_only)
+		return -EROFS;
+	inode->i_raw.i_mode = (inode->i_raw.i_mode & EXT2_S_IFMT) | (mode & 07777);
+	inode->i_raw.i_ctime = inode->i_sb->s_es->s_wtime;
+	ext2_mark_inode_dirty(inode);
+	return 0;
+}
+
+int ext2_set_mtime(struct ext2_inode_info *inode, uint32_t mtime)
+{
+	if (inode->i_sb->s_read_only)
+		return -EROFS;
+	inode->i_raw.i_mtime = mtime;
+	ext2_mark_inode_dirty(inode);
+	return 0;
+}
+
 uint64_t ext2_isize(const struct ext2_inode_info *inode)
 {
 	uint64_t size = inode->i_raw.i_size;
