@@ -61,8 +61,36 @@ void console_write_all(const char *s, size_t len)
 		con->write(con, s, len);
 }
 
-/* Write text, putting a timestamp in front of every line it starts. */
-static void emit(const char *s, size_t len)
+static char log_buf[LOG_BUF_LEN];
+static uint64_t log_next;	/* bytes logged since boot */
+
+static void log_store(const char *s, size_t len)
+{
+	while (len--)
+		log_buf[log_next++ % LOG_BUF_LEN] = *s++;
+}
+
+uint64_t log_end(void)
+{
+	return log_next;
+}
+
+size_t log_read(uint64_t *pos, char *buf, size_t len)
+{
+	uint64_t flags = local_irq_save();
+	size_t n = 0;
+
+	if (log_next - *pos > LOG_BUF_LEN)
+		*pos = log_next - LOG_BUF_LEN;
+	while (n < len && *pos < log_next)
+		buf[n++] = log_buf[(*pos)++ % LOG_BUF_LEN];
+	local_irq_restore(flags);
+	return n;
+}
+
+/* Log text, putting a timestamp in front of every line it starts, and
+ * show it on the consoles when its level passes console_loglevel. */
+static void emit(const char *s, size_t len, bool show)
 {
 	while (len) {
 		const char *nl = memchr(s, '\n', len);
@@ -74,9 +102,13 @@ static void emit(const char *s, size_t len)
 			int n = snprintf(stamp, sizeof(stamp), "[%5lu.%06lu] ",
 					 (unsigned long)(ns / 1000000000),
 					 (unsigned long)(ns / 1000 % 1000000));
-			console_write_all(stamp, n);
+			log_store(stamp, n);
+			if (show)
+				console_write_all(stamp, n);
 		}
-		console_write_all(s, chunk);
+		log_store(s, chunk);
+		if (show)
+			console_write_all(s, chunk);
 		at_line_start = nl != NULL;
 		s += chunk;
 		len -= chunk;
@@ -105,16 +137,14 @@ int vprintk(const char *fmt, va_list ap)
 	if (cont && !at_line_start)
 		level = cont_level;
 	else if (!at_line_start)
-		emit("\n", 1);	/* a new message ends the unfinished line */
+		emit("\n", 1, true);	/* a new message ends the unfinished line */
 	cont_level = level;
 
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	if (n >= (int)sizeof(buf))
 		n = sizeof(buf) - 1;
-	if (level < console_loglevel)
-		emit(buf, n);
-	else if (n > 0)
-		at_line_start = buf[n - 1] == '\n';
+	if (n > 0)
+		emit(buf, n, level < console_loglevel);
 	local_irq_restore(flags);
 	return n;
 }

@@ -46,6 +46,20 @@ void console_write_all(const char *s, size_t len);
 
 extern int console_loglevel;
 
+/*
+ * The kernel log (Linux's __log_buf): every message, at every level, with
+ * its timestamp, in a ring of LOG_BUF_LEN bytes that keeps the newest
+ * text; what dmesg reads through syslog(2).  Positions count bytes ever
+ * logged, so a reader's position stays meaningful as the ring wraps.
+ */
+#define LOG_BUF_LEN	(64 * 1024)
+
+/* Bytes logged since boot (the position after the newest byte). */
+uint64_t log_end(void);
+/* Copy the logged bytes from position *pos on (moved up to the oldest
+ * byte still held) into buf, at most len: the count; *pos advances. */
+size_t log_read(uint64_t *pos, char *buf, size_t len);
+
 #define pr_emerg(fmt, ...)  printk(KERN_EMERG fmt, ##__VA_ARGS__)
 #define pr_err(fmt, ...)    printk(KERN_ERR fmt, ##__VA_ARGS__)
 #define pr_warn(fmt, ...)   printk(KERN_WARNING fmt, ##__VA_ARGS__)

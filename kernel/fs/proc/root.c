@@ -1,49 +1,94 @@
 /*
- * procfs: the "proc" filesystem (Linux's fs/proc/root.c, generic.c and
- * seq_file's seq_read, reduced to a fixed table).
+ * procfs: the "proc" filesystem (Linux's fs/proc/root.c, generic.c,
+ * inode.c and seq_file's seq_read, reduced to tables).
  *
- * One directory (inode 1, mode 0555) lists the files of proc_entries[]
- * (inode 2 on, mode 0444, size 0 as on Linux): meminfo, vmstat and
- * zoneinfo, whose text the show functions of fs/proc_fs.h write into a
- * seq_file.  Everything is read-only: no file has a write bit, so the
- * VFS refuses to open one for writing (-EACCES), and the directory has
- * no create, mkdir or unlink.
+ * The tree:
+ *
+ *   /proc             inode 1, S_IFDIR | 0555: proc_root_entries[] (the
+ *                     system's files, and "self"), then one directory per
+ *                     task (base.c), named by its pid, in pid order
+ *   /proc/<file>      inode 2 + i, S_IFREG | 0444, size 0 (as on Linux)
+ *   /proc/self        a symbolic link to the caller's pid (-ENOENT for
+ *                     the idle task, which has no directory)
+ *   /proc/PID/...     base.c
+ *
+ * Inode numbers encode everything (internal.h), so read_inode builds any
+ * inode from its number alone and an inode never points at a task: the
+ * task is looked up by pid whenever a file is read or a link followed,
+ * and a file whose task has gone reads as -ESRCH.  The last iput of a
+ * procfs inode always evicts it (drop_inode), so the inode cache never
+ * keeps one past its task.
+ *
+ * Everything is read-only: no file has a write bit, so the VFS refuses
+ * to open one for writing (-EACCES), and no directory has create, mkdir
+ * or unlink.
  *
  * Reading renders the whole text into a buffer, 1 KiB first and twice as
  * large while the seq_file overflows (Linux's seq_read starts at a page;
  * starting smaller makes every boot's tests grow the buffer: vmstat and
- * zoneinfo need more),
- * and keeps it in file->private_data, so reads in small chunks see one
- * consistent text; a read at offset 0 renders afresh, so lseek(0) then
- * read shows new numbers.  The last close frees the buffer.
+ * zoneinfo need more), and keeps it in file->private_data, so reads in
+ * small chunks see one consistent text; a read at offset 0 renders
+ * afresh, so lseek(0) then read shows new numbers.  The last close frees
+ * the buffer.  A /proc/PID file's task is looked up again for each
+ * attempt, since allocating the buffer may sleep.
+ *
+ * Directory positions: in /proc, 0 is ".", 1 "..", 2 + i entry i, and
+ * PROC_ROOT_PID_POS + pid the directory of pid, so a listing resumed
+ * after tasks came and went continues at the next pid, never repeating
+ * one or skipping a task that lived throughout.
  */
-#include <fs/proc_fs.h>
-#include <fs/vfs.h>
+#include <drivers/rtc.h>
 #include <mm/slab.h>
+#include <pageturn/cmdline.h>
+#include <pageturn/printk.h>
+#include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
+#include <uapi/magic.h>
 
-#define PROC_ROOT_INO	1
+#include "internal.h"
+
 #define PROC_FIRST_BUF	1024	/* bytes tried first for a file's text */
+#define PROC_NUMBUF	13	/* a pid in decimal, with its NUL */
 
-struct proc_entry {
-	const char *name;
-	void (*show)(struct seq_file *m);
+static int proc_self_readlink(struct task_struct *task, char *buf, size_t len);
+
+static const struct proc_entry proc_root_entries[] = {
+	{ "meminfo", S_IFREG | 0444, .show = meminfo_proc_show },
+	{ "vmstat", S_IFREG | 0444, .show = vmstat_show },
+	{ "zoneinfo", S_IFREG | 0444, .show = zoneinfo_show },
+	{ "stat", S_IFREG | 0444, .show = stat_proc_show },
+	{ "uptime", S_IFREG | 0444, .show = uptime_proc_show },
+	{ "loadavg", S_IFREG | 0444, .show = loadavg_proc_show },
+	{ "cmdline", S_IFREG | 0444, .show = cmdline_proc_show },
+	{ "version", S_IFREG | 0444, .show = version_proc_show },
+	{ "filesystems", S_IFREG | 0444, .show = filesystems_proc_show },
+	{ "mounts", S_IFREG | 0444, .show = mounts_proc_show },
+	{ "self", S_IFLNK | 0777, .readlink = proc_self_readlink },
 };
 
-static const struct proc_entry proc_entries[] = {
-	{ "meminfo", meminfo_proc_show },
-	{ "vmstat", vmstat_show },
-	{ "zoneinfo", zoneinfo_show },
-};
+#define PROC_ROOT_PID_POS	((loff_t)ARRAY_SIZE(proc_root_entries) + 2)
 
 static const struct inode_operations proc_root_inode_operations;
 static const struct file_operations proc_root_operations;
+static const struct inode_operations proc_link_inode_operations;
 static const struct file_operations proc_file_operations;
+
+void proc_init_entry_inode(struct inode *inode, const struct proc_entry *e)
+{
+	inode->i_mode = e->mode;
+	inode->i_nlink = 1;
+	inode->i_private = (void *)e;
+	if (S_ISLNK(e->mode))
+		inode->i_op = &proc_link_inode_operations;
+	else
+		inode->i_fop = &proc_file_operations;
+}
 
 static int proc_read_inode(struct inode *inode)
 {
 	inode->i_blksize = 1024;
+	inode->i_mtime = ktime_get_real_seconds();
 	if (inode->i_ino == PROC_ROOT_INO) {
 		inode->i_mode = S_IFDIR | 0555;
 		inode->i_nlink = 2;
@@ -51,13 +96,19 @@ static int proc_read_inode(struct inode *inode)
 		inode->i_fop = &proc_root_operations;
 		return 0;
 	}
-	if (inode->i_ino < 2 || inode->i_ino - 2 >= ARRAY_SIZE(proc_entries))
+	if (proc_ino_is_pid(inode->i_ino))
+		return proc_pid_read_inode(inode);
+	if (inode->i_ino < 2 || inode->i_ino - 2 >= ARRAY_SIZE(proc_root_entries))
 		return -ENOENT;
-	inode->i_mode = S_IFREG | 0444;
-	inode->i_nlink = 1;
-	inode->i_fop = &proc_file_operations;
-	inode->i_private = (void *)&proc_entries[inode->i_ino - 2];
+	proc_init_entry_inode(inode, &proc_root_entries[inode->i_ino - 2]);
 	return 0;
+}
+
+/* Never keep an unused procfs inode: what it describes may change. */
+static bool proc_drop_inode(struct inode *inode)
+{
+	(void)inode;
+	return true;
 }
 
 static void proc_evict_inode(struct inode *inode)
@@ -67,35 +118,73 @@ static void proc_evict_inode(struct inode *inode)
 
 static const struct super_operations proc_sops = {
 	.read_inode = proc_read_inode,
+	.drop_inode = proc_drop_inode,
 	.evict_inode = proc_evict_inode,
 };
+
+/* A directory name that is a pid: decimal, no sign, no leading zero
+ * (Linux's name_to_int); -1 otherwise. */
+static int name_to_pid(const char *name)
+{
+	long pid = 0;
+
+	if (name[0] == '0' && name[1])
+		return -1;
+	do {
+		if (*name < '0' || *name > '9')
+			return -1;
+		pid = pid * 10 + (*name - '0');
+		if (pid > INT32_MAX)
+			return -1;
+	} while (*++name);
+	return pid;
+}
 
 static int proc_root_lookup(struct inode *dir, const char *name, struct inode **res)
 {
 	size_t i;
+	int pid;
 
-	for (i = 0; i < ARRAY_SIZE(proc_entries); i++)
-		if (strcmp(proc_entries[i].name, name) == 0)
+	for (i = 0; i < ARRAY_SIZE(proc_root_entries); i++)
+		if (strcmp(proc_root_entries[i].name, name) == 0)
 			return iget(dir->i_sb, i + 2, res);
-	return -ENOENT;
+	pid = name_to_pid(name);
+	if (pid < 0 || !proc_find_task(pid))
+		return -ENOENT;
+	return iget(dir->i_sb, proc_pid_ino(pid, 0), res);
 }
 
-/*
- * f_pos 0 is ".", 1 is "..", 2 on the entries (entry i has inode i + 2).
- * ".." reports the root itself: which directory it really is depends on
- * the mount, which only the VFS knows.
- */
+static unsigned int dt_type(umode_t mode)
+{
+	return (mode & S_IFMT) >> 12;
+}
+
 static int proc_root_iterate(struct file *file, filldir_t filldir, void *ctx)
 {
-	const char *name;
+	char name[PROC_NUMBUF];
+	const struct proc_entry *e;
 	loff_t pos;
+	int pid;
 
-	for (pos = file->f_pos; pos >= 0 && pos < (loff_t)ARRAY_SIZE(proc_entries) + 2; pos++) {
-		name = pos == 0 ? "." : pos == 1 ? ".." : proc_entries[pos - 2].name;
-		if (filldir(ctx, name, strlen(name), pos < 2 ? PROC_ROOT_INO : (uint64_t)pos,
-			    pos < 2 ? DT_DIR : DT_REG))
-			break;
+	for (pos = file->f_pos; pos >= 0 && pos < PROC_ROOT_PID_POS; pos++) {
+		if (pos < 2) {
+			if (filldir(ctx, pos ? ".." : ".", pos + 1, PROC_ROOT_INO, DT_DIR))
+				return 0;
+		} else {
+			e = &proc_root_entries[pos - 2];
+			if (filldir(ctx, e->name, strlen(e->name), pos, dt_type(e->mode)))
+				return 0;
+		}
 		file->f_pos = pos + 1;
+	}
+	if (file->f_pos < PROC_ROOT_PID_POS || file->f_pos - PROC_ROOT_PID_POS > INT32_MAX)
+		return 0;
+	for (pid = proc_next_pid(file->f_pos - PROC_ROOT_PID_POS); pid >= 0;
+	     pid = proc_next_pid(pid + 1)) {
+		snprintf(name, sizeof(name), "%d", pid);
+		if (filldir(ctx, name, strlen(name), proc_pid_ino(pid, 0), DT_DIR))
+			return 0;
+		file->f_pos = PROC_ROOT_PID_POS + pid + 1;
 	}
 	return 0;
 }
@@ -106,6 +195,37 @@ static const struct inode_operations proc_root_inode_operations = {
 
 static const struct file_operations proc_root_operations = {
 	.iterate = proc_root_iterate,
+};
+
+/* /proc/self: the caller's pid, as text. */
+static int proc_self_readlink(struct task_struct *task, char *buf, size_t len)
+{
+	char name[PROC_NUMBUF];
+	size_t n;
+
+	(void)task;
+	if (!current->tgid)
+		return -ENOENT;
+	n = MIN(len, (size_t)snprintf(name, sizeof(name), "%d", current->tgid));
+	memcpy(buf, name, n);
+	return n;
+}
+
+static int proc_readlink(struct inode *inode, char *buf, size_t len)
+{
+	const struct proc_entry *e = inode->i_private;
+	struct task_struct *task = NULL;
+
+	if (proc_ino_is_pid(inode->i_ino)) {
+		task = proc_find_task(proc_ino_pid(inode->i_ino));
+		if (!task)
+			return -ENOENT;
+	}
+	return e->readlink(task, buf, len);
+}
+
+static const struct inode_operations proc_link_inode_operations = {
+	.readlink = proc_readlink,
 };
 
 static void proc_free_text(struct file *file)
@@ -119,13 +239,27 @@ static void proc_free_text(struct file *file)
 	}
 }
 
+/* Write the file's text into m: 0 or -errno (-ESRCH: its task is gone). */
+static int proc_show(struct inode *inode, struct seq_file *m)
+{
+	const struct proc_entry *e = inode->i_private;
+	struct task_struct *task;
+
+	if (!e->show_task) {
+		e->show(m);
+		return 0;
+	}
+	task = proc_find_task(proc_ino_pid(inode->i_ino));
+	return task ? e->show_task(m, task) : -ESRCH;
+}
+
 /* Render the file's text into a new seq_file in file->private_data. */
 static int proc_render(struct file *file)
 {
-	const struct proc_entry *e = file->f_inode->i_private;
 	struct seq_file *m = kmalloc(sizeof(*m), GFP_KERNEL);
 	size_t size;
 	char *buf;
+	int err = -ENOMEM;
 
 	if (!m)
 		return -ENOMEM;
@@ -134,15 +268,18 @@ static int proc_render(struct file *file)
 		if (!buf)
 			break;
 		seq_init(m, buf, size);
-		e->show(m);
-		if (!seq_has_overflowed(m)) {
+		err = proc_show(file->f_inode, m);
+		if (!err && !seq_has_overflowed(m)) {
 			file->private_data = m;
 			return 0;
 		}
 		kfree(buf);
+		if (err)
+			break;
+		err = -ENOMEM;
 	}
 	kfree(m);
-	return -ENOMEM;
+	return err;
 }
 
 static long proc_file_read(struct file *file, void *buf, size_t len, loff_t *pos)
@@ -173,9 +310,64 @@ static const struct file_operations proc_file_operations = {
 	.release = proc_free_text,
 };
 
+/* /proc/cmdline: the kernel command line GRUB passed, and a newline. */
+void cmdline_proc_show(struct seq_file *m)
+{
+	seq_printf(m, "%s\n", boot_cmdline_raw());
+}
+
+/* A path in /proc/mounts, with space, tab, newline and backslash as
+ * octal escapes (Linux's mangle), so the fields stay apart. */
+static void seq_put_mangled(struct seq_file *m, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\\')
+			seq_printf(m, "\\%03o", (unsigned char)*s);
+		else
+			seq_printf(m, "%c", *s);
+	}
+}
+
+static void show_mount(struct super_block *sb, void *arg)
+{
+	struct seq_file *m = arg;
+	struct inode *mountpoint = sb->s_mount ? sb->s_mount->mnt_mountpoint : NULL;
+	char *path = NULL;
+
+	if (mountpoint) {
+		path = kmalloc(PATH_MAX, GFP_KERNEL);
+		if (!path || vfs_dir_path(mountpoint, path, PATH_MAX) < 0) {
+			/* Not reachable from the reader's root: not listed,
+			 * as Linux leaves out mounts outside a chroot. */
+			kfree(path);
+			return;
+		}
+	}
+	if (sb->s_bdev)
+		seq_printf(m, "/dev/%s ", sb->s_bdev->name);
+	else
+		seq_printf(m, "%s ", sb->s_type->name);
+	seq_put_mangled(m, path ? path : "/");
+	seq_printf(m, " %s %s 0 0\n", sb->s_type->name, sb->s_flags & SB_RDONLY ? "ro" : "rw");
+	kfree(path);
+}
+
+/*
+ * /proc/mounts, Linux's format: "device mountpoint type options 0 0",
+ * one line per mount in mount order.  Pageturn does not keep the device
+ * name mount(2) was given: a filesystem on a block device shows
+ * /dev/<its name>, one without shows its type's name (proc, tmpfs), as
+ * those are mounted.  The options are rw or ro.
+ */
+void mounts_proc_show(struct seq_file *m)
+{
+	iterate_supers(show_mount, m);
+}
+
 static int proc_mount(struct super_block *sb)
 {
 	sb->s_op = &proc_sops;
+	sb->s_magic = PROC_SUPER_MAGIC;
 	return iget(sb, PROC_ROOT_INO, &sb->s_root);
 }
 
