@@ -84,13 +84,17 @@ $(B)/%.o: %.asm $(B)/kflags.txt
 
 $(B)/kernel/main.o: $(B)/include/generated/version.h
 $(B)/kernel/tests/rootfs_test.o: $(B)/include/generated/rootfs.h
+$(B)/kernel/sys.o: $(B)/include/generated/version.h
 
 # --- the root filesystem: rootfs/ plus generated test data, made into an
 # ext2 image with mke2fs -d; GRUB loads it as a boot module (ram0).
+# User programs (user/user.mk) and Debian's busybox go into the image too.
+include user/user.mk
 ROOTFS_FILES := $(shell find rootfs -type f 2>/dev/null)
-$(B)/root.img $(B)/include/generated/rootfs.h &: $(ROOTFS_FILES) tools/mkrootfs.py
+$(B)/root.img $(B)/include/generated/rootfs.h &: $(ROOTFS_FILES) tools/mkrootfs.py $(USER_ROOTFS_DEPS)
 	@mkdir -p $(B)/include/generated
-	$(PYTHON) tools/mkrootfs.py rootfs $(B)/rootfs $(B)/root.img $(B)/include/generated/rootfs.h
+	$(PYTHON) tools/mkrootfs.py rootfs $(B)/rootfs $(B)/root.img $(B)/include/generated/rootfs.h \
+		$(USER_ROOTFS_ARGS)
 
 # The console font: a PSF font from Debian's console-setup, linked in as data.
 $(B)/font.psf: $(FONT)
@@ -168,9 +172,25 @@ UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c kernel/fs/seq_file.c tests/u
 UNIT_SRCS_pgtable    := mm/pgtable.c
 UNIT_SRCS_slab       := mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_memblock   := mm/memblock.c
+UNIT_SRCS_n_tty      := drivers/tty/n_tty.c drivers/input/keyboard.c tests/unit/fake_tty.c
+UNIT_SRCS_rtc        := tests/unit/kernel_stubs.c
+$(B)/unit/test_random: kernel/random.c
+$(B)/unit/test_rtc: drivers/rtc.c
+UNIT_SRCS_proc       := kernel/fs/proc/array.c kernel/fs/proc/task_mmu.c kernel/fs/proc/stat.c \
+	kernel/fs/proc/meminfo.c kernel/fs/seq_file.c kernel/lib/vsprintf.c tests/unit/kernel_stubs.c
+UNIT_CFLAGS_proc     := -Dvsnprintf=kernel_vsnprintf -Dsnprintf=kernel_snprintf
+UNIT_SRCS_elf        := kernel/elf.c
+UNIT_SRCS_exec       := kernel/exec.c kernel/elf.c
+UNIT_CFLAGS_exec     := -include tests/unit/fake_cpu.h
+UNIT_SRCS_mmap       := mm/mmap.c mm/mprotect.c mm/madvise.c mm/mlock.c tests/unit/fake_mm.c
 UNIT_SRCS_ext2       := kernel/fs/buffer.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c mm/swap.c \
-	mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
-UNIT_SRCS_filemap    := mm/filemap.c mm/swap.c mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
+	mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c
+UNIT_SRCS_ext2_symlink := kernel/fs/buffer.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c mm/swap.c \
+	mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c
+UNIT_SRCS_filemap    := mm/filemap.c mm/swap.c mm/vmscan.c mm/slab.c tests/unit/fake_machine.c \
+	tests/unit/kernel_stubs.c tests/unit/fake_wait.c
+UNIT_SRCS_memory     := mm/memory.c mm/pgtable.c mm/filemap.c mm/swap.c mm/vmscan.c mm/slab.c \
+	tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c
 UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
 	tests/unit/kernel_stubs.c tests/unit/fake_zones.c
 # The kernel's formatter must not interpose on the host libc's (cmocka uses it).

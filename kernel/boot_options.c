@@ -59,6 +59,11 @@ const char *boot_cmdline_raw(void)
 	return raw_cmdline;
 }
 
+const char *boot_cmdline_init_args(void)
+{
+	return boot_cmdline.init_args ? boot_cmdline.init_args : "";
+}
+
 const char *cmdline_get(const char *key)
 {
 	const struct cmdline_opt *o = cmdline_find(&boot_cmdline, key);

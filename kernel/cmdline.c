@@ -40,6 +40,7 @@ int cmdline_parse(struct cmdline *cl, const char *str)
 	size_t len, r = 0, w = 0;
 
 	cl->nr_opts = 0;
+	cl->init_args = NULL;
 	if (!str)
 		str = "";
 	len = strnlen(str, CMDLINE_MAX_LEN + 1);
@@ -85,6 +86,11 @@ int cmdline_parse(struct cmdline *cl, const char *str)
 		cl->buf[w++] = '\0';
 		if (!*key)
 			return parse_fail(cl, -EINVAL);
+		if (!opt->value && strcmp(key, "--") == 0) {
+			/* The rest is init's: buf[r..] is still unread text. */
+			cl->init_args = &cl->buf[r];
+			break;
+		}
 		if (!opt->value)
 			opt->value = &cl->buf[w - 1];	/* the key's NUL: "" */
 		cl->nr_opts++;

@@ -1,4 +1,4 @@
-; Interrupt and exception entry.
+; Interrupt, exception and system-call entry, and the ways back to user mode.
 ;
 ; Every vector 0..47 has a small stub that makes the stack look the same:
 ; an error code (the CPU's, or 0 for vectors without one) and the vector
@@ -11,6 +11,11 @@ bits 64
 section .text
 
 extern trap_dispatch
+extern do_syscall_64
+extern schedule_tail
+extern exit_to_user_mode
+extern syscall_user_rsp
+extern syscall_kernel_rsp
 
 %macro STUB_NOERR 1
 isr_stub_%1:
@@ -61,6 +66,7 @@ common_entry:
 	mov rbp, rsp
 	call trap_dispatch
 	add rsp, 16
+restore_regs_and_iret:
 	pop r15
 	pop r14
 	pop r13
@@ -78,6 +84,101 @@ common_entry:
 	pop rax
 	add rsp, 16			; vector and error code
 	iretq
+
+;
+; System calls: the SYSCALL instruction (MSR_LSTAR points here).
+;
+; SYSCALL leaves the user rip in rcx, the user rflags in r11, clears the
+; flags in MSR_SYSCALL_MASK (IF among them, so interrupts are off until
+; do_syscall_64 turns them on) and does not switch stacks.  There is one
+; CPU and the kernel does not use GS, so instead of Linux's swapgs and
+; per-CPU area the user rsp is parked in a variable and the task's kernel
+; stack top is loaded from another (kept equal to TSS.RSP0 by the
+; scheduler).  The frame built is a struct pt_regs like an interrupt's,
+; with vector SYSCALL_VECTOR and the call number as orig_ax, so signal
+; delivery, fork and execve see every entry alike.
+;
+; The way out: sysret when do_syscall_64 says the frame allows it (the
+; return address canonical and in user space, rcx == rip and r11 ==
+; rflags as sysret requires, no TF/RF); otherwise iretq, which restores
+; every field of the frame exactly (execve, signal frames, sigreturn).
+;
+SYSCALL_VECTOR equ 0x100
+USER_DS equ 0x2b
+USER_CS equ 0x33
+
+global entry_SYSCALL_64
+entry_SYSCALL_64:
+	mov [rel syscall_user_rsp], rsp
+	mov rsp, [rel syscall_kernel_rsp]
+	push USER_DS			; ss
+	push qword [rel syscall_user_rsp]	; rsp
+	push r11			; rflags
+	push USER_CS			; cs
+	push rcx			; rip
+	push rax			; orig_ax
+	push SYSCALL_VECTOR		; vector
+	cld
+	push rax
+	push rbx
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push rbp
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	mov rdi, rsp
+	push qword [rsp + 17 * 8]	; a frame record for backtraces, as above
+	push rbp
+	mov rbp, rsp
+	call do_syscall_64		; interrupts are off again when it returns
+	add rsp, 16
+	test al, al
+	jz restore_regs_and_iret
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+	mov rsp, [rsp + 5 * 8]		; over vector, orig_ax, rip, cs, rflags: the user rsp
+	o64 sysret
+
+; A forked child's first instructions (copy_process put its switch frame
+; right under its pt_regs): finish the switch, then leave for user mode.
+global ret_from_fork
+ret_from_fork:
+	mov rdi, rax			; prev, from switch_to_asm
+	call schedule_tail
+	mov rdi, rsp
+	call exit_to_user_mode
+	jmp restore_regs_and_iret
+
+; void ret_to_user_mode(struct pt_regs *regs): leave the kernel for good
+; through the frame at regs (the top of the current stack): how the first
+; process, started from a kernel thread by kernel_execve, enters user mode.
+global ret_to_user_mode
+ret_to_user_mode:
+	mov rsp, rdi
+	mov rdi, rsp
+	call exit_to_user_mode
+	jmp restore_regs_and_iret
 
 ; Stub addresses, indexed by vector, for idt_init().
 section .rodata

@@ -5,6 +5,7 @@
  * fault, NMI and machine check each run on their own IST stack.
  */
 #include <asm/desc.h>
+#include <asm/syscall.h>
 #include <asm/page.h>
 #include <pageturn/string.h>
 
@@ -93,6 +94,7 @@ void gdt_init(void)
 void tss_set_rsp0(uint64_t rsp0)
 {
 	tss.rsp[0] = rsp0;
+	syscall_kernel_rsp = rsp0;
 }
 
 unsigned int kernel_stack_guards(uint64_t *guards, unsigned int max)

@@ -24,11 +24,21 @@
  * idle task too), schedule() halts on the current stack with interrupts on
  * until an interrupt's wakeup makes a task runnable.
  *
- * No preemption inside the kernel (Linux's CONFIG_PREEMPT_NONE).  The
- * timer tick only counts down the running task's time slice
- * (SCHED_TIMESLICE ticks) and then sets need_resched; the switch happens
- * at an explicit point: schedule(), a sleep (wait_event, msleep),
- * cond_resched(), and later on return to user mode.  The rest of the kernel
+ * Processes.  A user process is a task with an mm (kernel/fork.c,
+ * kernel/exec.c); its pt_regs sit at the top of its kernel stack.  A
+ * switch also switches what lives outside the stack: CR3 when the mm
+ * differs, the FS base of the user's TLS, and the FPU/SSE registers
+ * (FXSAVE/FXRSTOR, asm/fpu.h).  Zombies keep their task_struct after
+ * the stack is freed, until wait4 reaps them (kernel/exit.c).  All tasks
+ * are on task_list_head, for find_task_by_pid, kill and /proc.
+ *
+ * Preemption of user code, not of the kernel (Linux's
+ * CONFIG_PREEMPT_NONE).  The timer tick counts down the running task's
+ * time slice (SCHED_TIMESLICE ticks) and then sets need_resched; the
+ * switch happens at an explicit point: schedule(), a sleep (wait_event,
+ * msleep), cond_resched(), and on every return to user mode
+ * (exit_to_user_mode), so a process that computes in a loop is preempted
+ * at the tick that ends its slice.  The rest of the kernel
  * depends on this: the page cache, the LRU lists, the filesystems and the
  * block layer keep state in plain variables, and their spinlocks only
  * disable interrupts, which on one CPU excludes interrupt handlers but
@@ -48,10 +58,13 @@
  */
 #include <asm/cpu.h>
 #include <asm/desc.h>
+#include <asm/fpu.h>
 #include <mm/gfp.h>
 #include <mm/mm.h>
+#include <mm/mmap.h>
 #include <mm/pgtable.h>
 #include <mm/slab.h>
+#include <pageturn/kernel_stat.h>
 #include <pageturn/panic.h>
 #include <pageturn/sched.h>
 #include <pageturn/string.h>
@@ -71,15 +84,19 @@ struct task_struct init_task = {
 	.state = TASK_RUNNING,
 	.run_list = LIST_HEAD_INIT(init_task.run_list),
 	.timer_list = LIST_HEAD_INIT(init_task.timer_list),
+	.tasks = LIST_HEAD_INIT(init_task.tasks),
+	.children = LIST_HEAD_INIT(init_task.children),
+	.sibling = LIST_HEAD_INIT(init_task.sibling),
 	.stack_top = (uint64_t)boot_stack_top,
 	.time_slice = SCHED_TIMESLICE,
 };
 
 struct task_struct *current = &init_task;
 unsigned long nr_threads;
+unsigned long total_forks;
+LIST_HEAD(task_list_head);
 static LIST_HEAD(run_queue);
 static LIST_HEAD(sleepers);
-static int last_pid;
 
 /* Page-table pages for splitting the direct map around a guard page. */
 static phys_addr_t stack_table_alloc(void *ctx)
@@ -103,7 +120,7 @@ static const struct pt_allocator stack_tables = {
 
 /* Map the guard page back and give the block back to the buddy allocator,
  * which must never hand out an unmapped page. */
-static void free_thread_stack(void *stack)
+void free_thread_stack(void *stack)
 {
 	int err = pt_map(init_pgd, (unsigned long)stack, virt_to_phys(stack), PAGE_SIZE,
 			 PAGE_KERNEL, PG_LEVEL_4K, &stack_tables);
@@ -113,14 +130,52 @@ static void free_thread_stack(void *stack)
 	__free_pages(virt_to_page(stack), THREAD_ORDER);
 }
 
-/* Runs on next's stack right after the switch: free prev if it is dead. */
-static void finish_task_switch(struct task_struct *prev)
+/* Forget a task for good: off the task list, its FPU area and itself freed.
+ * Its stack is already gone (finish_task_switch). */
+void free_task(struct task_struct *p)
+{
+	uint64_t flags = local_irq_save();
+
+	/* Interrupt handlers walk the task list (kill_pgrp, run_alarms). */
+	list_del(&p->tasks);
+	local_irq_restore(flags);
+	kfree(p->fpu_state);
+	kfree(p);
+	nr_threads--;
+}
+
+/*
+ * Runs on next's stack right after the switch: a dead prev's stack is
+ * freed now that nothing runs on it.  A kernel thread, or a process
+ * nobody will wait for, goes entirely; a zombie keeps its task_struct,
+ * with the exit status, until its parent's wait4 reaps it.
+ */
+void finish_task_switch(struct task_struct *prev)
 {
 	if (prev->state != TASK_DEAD)
 		return;
 	free_thread_stack(prev->stack);
-	kfree(prev);
-	nr_threads--;
+	prev->stack = NULL;
+	if (prev->exit_state != EXIT_ZOMBIE)
+		free_task(prev);
+}
+
+/*
+ * The per-task CPU state that lives outside the kernel stack: the user
+ * address space (CR3), the FS base of user TLS, and the FPU/SSE registers,
+ * which user code uses and the kernel (-mgeneral-regs-only) never touches,
+ * so they are saved and restored here rather than on every entry.
+ */
+static void switch_task_state(struct task_struct *prev, struct task_struct *next)
+{
+	if (prev->fpu_state)
+		fxsave(prev->fpu_state);
+	if (next->fpu_state)
+		fxrstor(next->fpu_state);
+	if (next->mm != prev->mm)
+		switch_mm(next->mm);
+	if (next->mm)
+		wrmsr(MSR_FS_BASE, next->fsbase);
 }
 
 void schedule(void)
@@ -142,6 +197,8 @@ void schedule(void)
 	list_del_init(&next->run_list);
 	next->time_slice = SCHED_TIMESLICE;
 	if (next != prev) {
+		nr_switches++;
+		switch_task_state(prev, next);
 		current = next;
 		tss_set_rsp0(next->stack_top);
 		finish_task_switch(switch_to_asm(prev, next));
@@ -189,11 +246,11 @@ __noreturn void kthread_start(struct task_struct *prev)
 	panic("sched: dead task %d (%s) was scheduled", current->pid, current->comm);
 }
 
-struct task_struct *kthread_create(int (*fn)(void *data), void *data, const char *name)
+struct task_struct *alloc_task(const char *name)
 {
 	struct task_struct *p = kzalloc(sizeof(*p), GFP_KERNEL);
 	struct page *page;
-	uint64_t *sp;
+	uint64_t flags;
 	int err;
 
 	if (!p)
@@ -211,21 +268,43 @@ struct task_struct *kthread_create(int (*fn)(void *data), void *data, const char
 		return NULL;
 	}
 
-	p->pid = ++last_pid;
+	p->pid = alloc_pid();
+	p->tgid = p->pid;
 	memcpy(p->comm, name, strnlen(name, TASK_COMM_LEN - 1));
 	p->state = TASK_UNINTERRUPTIBLE;
 	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->timer_list);
-	p->threadfn = fn;
-	p->data = data;
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
 	p->stack_top = (uint64_t)p->stack + THREAD_SIZE;
+	p->start_time = jiffies;
+	flags = local_irq_save();
+	list_add_tail(&p->tasks, &task_list_head);
+	local_irq_restore(flags);
+	nr_threads++;
+	return p;
+}
 
-	/* The frame switch_to_asm pops: r15..rbp zero, then the return. */
-	sp = (uint64_t *)p->stack_top;
-	*--sp = (uint64_t)ret_from_kthread;
+/* Build the frame switch_to_asm pops (r15..rbp zero, then the return
+ * address) at sp, so the first switch to p "returns" into entry. */
+void set_switch_frame(struct task_struct *p, uint64_t *sp, void (*entry)(void))
+{
+	*--sp = (uint64_t)entry;
 	memset(sp - 6, 0, 6 * sizeof(*sp));
 	p->thread_rsp = (uint64_t)(sp - 6);
-	nr_threads++;
+}
+
+struct task_struct *kthread_create(int (*fn)(void *data), void *data, const char *name)
+{
+	struct task_struct *p = alloc_task(name);
+
+	if (!p)
+		return NULL;
+	p->threadfn = fn;
+	p->data = data;
+	/* Below the pt_regs slot, as every task's stack: a thread that
+	 * becomes a process (init, via kernel_execve) fills it. */
+	set_switch_frame(p, (uint64_t *)task_pt_regs(p), ret_from_kthread);
 	return p;
 }
 
@@ -243,8 +322,50 @@ void msleep(unsigned int ms)
 	local_irq_restore(flags);
 }
 
+long schedule_timeout_interruptible(long timeout)
+{
+	uint64_t flags = local_irq_save();
+	uint64_t expire = jiffies + (uint64_t)timeout;
+
+	current->wakeup_jiffies = expire;
+	list_add_tail(&current->timer_list, &sleepers);
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule();
+	list_del_init(&current->timer_list);
+	current->state = TASK_RUNNING;
+	local_irq_restore(flags);
+	return jiffies >= expire ? 0 : (long)(expire - jiffies);
+}
+
+unsigned long nr_running(void)
+{
+	uint64_t flags = local_irq_save();
+	unsigned long n = current != &init_task;	/* the idle task does not count */
+	struct task_struct *p;
+
+	list_for_each_entry(p, &run_queue, run_list)
+		n++;
+	local_irq_restore(flags);
+	return n;
+}
+
+unsigned long nr_uninterruptible(void)
+{
+	uint64_t flags = local_irq_save();
+	unsigned long n = 0;
+	struct task_struct *p;
+
+	/* Processes waiting for I/O; kernel threads sleep uninterruptibly
+	 * between rounds of work, which is not load. */
+	list_for_each_entry(p, &task_list_head, tasks)
+		if (p->state == TASK_UNINTERRUPTIBLE && p->mm)
+			n++;
+	local_irq_restore(flags);
+	return n;
+}
+
 /* Interrupt context, interrupts off. */
-void scheduler_tick(void)
+void scheduler_tick(bool user_tick)
 {
 	struct task_struct *p, *n;
 
@@ -254,6 +375,9 @@ void scheduler_tick(void)
 			wake_up_process(p);
 		}
 	}
+	account_process_tick(current, user_tick);
+	run_alarms();
+	calc_global_load();
 	if (current->time_slice && --current->time_slice == 0)
 		current->need_resched = true;
 }

@@ -28,9 +28,8 @@ static uint64_t ns_mult;
 static void timer_interrupt(unsigned int irq, struct pt_regs *regs)
 {
 	(void)irq;
-	(void)regs;
 	jiffies++;
-	scheduler_tick();
+	scheduler_tick(user_mode(regs));
 }
 
 uint64_t ktime_get_ns(void)

@@ -3,21 +3,33 @@
  *
  * Vectors 0-31 are the CPU's exceptions, 32-47 the PIC's IRQ lines.  Every
  * vector enters through kernel/entry.asm and lands in trap_dispatch() with
- * a struct pt_regs.  Policy, for now that there is no user mode:
- *   - #BP (int3) is counted and resumed: the kernel's own breakpoints;
+ * a struct pt_regs.  Policy:
+ *   - a page fault goes to do_page_fault (mm/fault.c): demand paging and
+ *     copy-on-write for user addresses, -EFAULT for a uaccess routine,
+ *     SIGSEGV/SIGBUS for a bad user access, an oops for a kernel bug;
+ *   - any other exception in user mode is the program's: it gets the
+ *     signal Linux sends (#DE -> SIGFPE, #UD -> SIGILL, #GP -> SIGSEGV,
+ *     ...), whose default action kills it with one console line;
+ *   - #BP (int3) in kernel mode is counted and resumed: the kernel's own
+ *     breakpoints;
  *   - every other exception in kernel mode is a kernel bug: die() prints
  *     the vector's name, error code, CR2 for page faults, all registers and
  *     a backtrace, then stops.
+ * Before an interrupt or exception returns to user mode,
+ * exit_to_user_mode() switches tasks and delivers signals.
  * Double fault, NMI and machine check run on their own IST stacks (see
  * kernel/gdt.c), so a blown kernel stack still gives a report.
  */
 #include <asm/cpu.h>
 #include <asm/desc.h>
 #include <asm/ptrace.h>
+#include <asm/syscall.h>
 #include <asm/traps.h>
+#include <mm/mmap.h>
 #include <pageturn/irq.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
+#include <pageturn/signal.h>
 
 struct idt_entry {
 	uint16_t offset_low;
@@ -117,17 +129,40 @@ void trap_init(void)
 	idt_load();
 }
 
+/* The signal and si_code a user-mode exception sends (Linux's). */
+static const struct {
+	int sig, code;
+} user_trap_signals[NR_EXCEPTIONS] = {
+	[X86_TRAP_DE] = { SIGFPE, FPE_INTDIV },
+	[X86_TRAP_DB] = { SIGTRAP, SI_KERNEL },
+	[X86_TRAP_BP] = { SIGTRAP, SI_KERNEL },
+	[X86_TRAP_OF] = { SIGSEGV, SI_KERNEL },
+	[X86_TRAP_BR] = { SIGSEGV, SI_KERNEL },
+	[X86_TRAP_UD] = { SIGILL, ILL_ILLOPN },
+	[X86_TRAP_NP] = { SIGBUS, SI_KERNEL },
+	[X86_TRAP_SS] = { SIGBUS, SI_KERNEL },
+	[X86_TRAP_GP] = { SIGSEGV, SI_KERNEL },
+	[X86_TRAP_MF] = { SIGFPE, SI_KERNEL },
+	[X86_TRAP_AC] = { SIGBUS, BUS_ADRALN },
+	[X86_TRAP_XF] = { SIGFPE, SI_KERNEL },
+};
+
 /* Called from common_entry with interrupts disabled. */
 void trap_dispatch(struct pt_regs *regs)
 {
 	if (regs->vector >= IRQ_VECTOR0) {
 		do_irq(regs);
-		return;
-	}
-	if (regs->vector == X86_TRAP_BP && !user_mode(regs)) {
+	} else if (regs->vector == X86_TRAP_PF) {
+		do_page_fault(regs, read_cr2(), regs->error_code);
+	} else if (user_mode(regs) && user_trap_signals[regs->vector].sig) {
+		force_sig_fault(user_trap_signals[regs->vector].sig,
+				user_trap_signals[regs->vector].code, regs->rip);
+	} else if (regs->vector == X86_TRAP_BP && !user_mode(regs)) {
 		nr_breakpoints++;
 		printk(KERN_DEBUG "traps: int3 at %p, resuming\n", (void *)regs->rip);
-		return;
+	} else {
+		die(trap_name(regs->vector), regs);
 	}
-	die(trap_name(regs->vector), regs);
+	if (user_mode(regs))
+		exit_to_user_mode(regs);
 }

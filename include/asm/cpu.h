@@ -16,7 +16,19 @@
 #define EFER_LME        (1ul << 8)
 #define EFER_NXE        (1ul << 11)
 
+/* rflags bits (Linux's names) */
+#define X86_EFLAGS_CF   (1ul << 0)
+#define X86_EFLAGS_PF   (1ul << 2)
+#define X86_EFLAGS_AF   (1ul << 4)
+#define X86_EFLAGS_ZF   (1ul << 6)
+#define X86_EFLAGS_SF   (1ul << 7)
+#define X86_EFLAGS_TF   (1ul << 8)
 #define X86_EFLAGS_IF   (1ul << 9)
+#define X86_EFLAGS_DF   (1ul << 10)
+#define X86_EFLAGS_OF   (1ul << 11)
+#define X86_EFLAGS_NT   (1ul << 14)
+#define X86_EFLAGS_RF   (1ul << 16)
+#define X86_EFLAGS_AC   (1ul << 18)
 
 #define DEFINE_READ_CR(n) \
 	static inline uint64_t read_cr##n(void) \
@@ -27,6 +39,7 @@ DEFINE_READ_CR(3)
 DEFINE_READ_CR(4)
 #undef DEFINE_READ_CR
 
+static inline void write_cr0(uint64_t v) { __asm__ volatile("mov %0, %%cr0" :: "r"(v) : "memory"); }
 static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" :: "r"(v) : "memory"); }
 static inline void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" :: "r"(v) : "memory"); }
 

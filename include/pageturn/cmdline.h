@@ -7,7 +7,8 @@
  *     key=value      a value; double quotes may surround a value with spaces:
  *     key="a b"
  * Options are separated by spaces or tabs.  When a key appears twice the
- * last one wins.
+ * last one wins.  A bare "--" ends the options: the text after it is left
+ * unparsed for init (PID 1), whose arguments it is, as on Linux.
  *
  * The boot-time glue (kernel/boot_options.c) parses the line GRUB hands
  * over, checks every key against the options the kernel knows (declared
@@ -31,6 +32,7 @@ struct cmdline {
 	char buf[CMDLINE_MAX_LEN + 1];	/* keys and values point in here */
 	struct cmdline_opt opts[CMDLINE_MAX_OPTS];
 	int nr_opts;
+	const char *init_args;	/* the text after a bare "--", or NULL */
 };
 
 /*
@@ -59,6 +61,8 @@ struct boot_option {
 
 void boot_cmdline_init(const char *raw);
 const char *boot_cmdline_raw(void);
+/* The words after "--" for init's argv (split at blanks), or "". */
+const char *boot_cmdline_init_args(void);
 /* The value of an option, "" for a flag, NULL when absent. */
 const char *cmdline_get(const char *key);
 bool cmdline_has(const char *key);

@@ -8,6 +8,7 @@
 #define PAGETURN_SCHED_H
 
 #include <asm/page.h>
+#include <asm/ptrace.h>
 #include <pageturn/list.h>
 #include <pageturn/types.h>
 
@@ -15,6 +16,7 @@
 #define TASK_RUNNING		0	/* running, or on the run queue */
 #define TASK_INTERRUPTIBLE	1	/* asleep; no signals yet, so as below */
 #define TASK_UNINTERRUPTIBLE	2	/* asleep until wake_up_process() */
+#define TASK_STOPPED		4	/* stopped by SIGSTOP/SIGTSTP until SIGCONT */
 #define TASK_DEAD		64	/* exited; freed by the next task */
 
 /* exit_state (Linux's values): a process that exited and has not been
@@ -23,6 +25,7 @@
 #define EXIT_DEAD		32
 
 #define TASK_COMM_LEN	16
+#define INIT_PID	1	/* the first process, reaper of orphans */
 #define THREAD_ORDER	2			/* a kernel stack: 4 pages... */
 #define THREAD_SIZE	(PAGE_SIZE << THREAD_ORDER)	/* ...of which the lowest is the guard */
 #define SCHED_TIMESLICE	10			/* ticks before need_resched */
@@ -32,7 +35,6 @@ struct files_struct;
 struct fs_struct;
 struct sighand_struct;
 struct tty_struct;
-struct pt_regs;
 
 typedef uint64_t sigset_t;		/* bit (sig - 1) for signal sig, 1..64 */
 
@@ -70,8 +72,6 @@ struct task_struct {
 	struct sighand_struct *sighand;		/* signal actions (pageturn/signal.h) */
 	sigset_t blocked;			/* rt_sigprocmask */
 	sigset_t pending;			/* sent, not yet delivered */
-	uint64_t pending_addr[2];		/* si_addr of a pending SIGSEGV / SIGBUS */
-	int pending_code[2];			/* their si_code */
 	sigset_t saved_sigmask;			/* restored after a handler (rt_sigsuspend) */
 	stack_t sas;				/* sigaltstack; ss_size 0 = none */
 	int tgid, pgid, sid;			/* thread group (= pid), process group, session */
@@ -84,6 +84,7 @@ struct task_struct {
 	struct task_struct *vfork_parent;	/* a vfork child's parent, asleep until exec/exit */
 	bool vfork_done;
 	int *clear_child_tid;			/* set_tid_address: zeroed at exit (user pointer) */
+	int *set_child_tid;			/* CLONE_CHILD_SETTID: pid stored there at first run */
 	uint64_t robust_list;			/* set_robust_list: recorded only */
 	uint64_t fsbase;			/* MSR_FS_BASE while it runs (arch_prctl) */
 	void *fpu_state;			/* 512-byte FXSAVE image, 16-aligned; NULL for kthreads */
@@ -93,6 +94,9 @@ struct task_struct {
 	uint64_t start_time;			/* jiffies at fork */
 	unsigned long min_flt, maj_flt;		/* page faults without and with I/O */
 	uint64_t cutime, cstime;		/* reaped children's utime and stime */
+	unsigned long cmin_flt, cmaj_flt;	/* reaped children's page faults */
+	int stop_report;			/* a stop/continue wait4 has not seen: its W* status, or 0 */
+	uint64_t alarm_jiffies;			/* alarm(2): when SIGALRM is due, 0 = none */
 };
 
 /* The user registers of a process: the frame its syscall or interrupt
@@ -108,6 +112,46 @@ static inline bool signal_pending(const struct task_struct *p)
 {
 	return (p->pending & ~p->blocked) != 0;
 }
+
+/* Sleep TASK_INTERRUPTIBLE for up to timeout ticks (jiffies), waking
+ * early on wake_up_process (a signal, a wait queue): the ticks left, 0
+ * when the time ran out.  Process context. */
+long schedule_timeout_interruptible(long timeout);
+/* A timeout that never runs out (Linux's value). */
+#define MAX_SCHEDULE_TIMEOUT	((long)(~0ul >> 1))
+
+/*
+ * The process side of exec and exit (kernel/fork.c, Linux's mm_release):
+ * the task lets go of its old address space, so a vfork parent waiting for
+ * it is woken, and a set_tid_address pointer is cleared.
+ */
+void mm_release(struct task_struct *tsk);
+
+/* Tell t's parent that t changed state (exit, stop, continue): wakes a
+ * wait4 sleeping on it (kernel/exit.c). */
+void wake_up_parent(struct task_struct *t);
+
+/* Give current a fresh FPU/SSE state (exec): x87 and MXCSR defaults. */
+void fpu_reset(struct task_struct *t);
+
+/* Timer-tick hooks, interrupt context: SIGALRM for due alarms
+ * (kernel/signal.c) and the load average (kernel/sys.c). */
+void run_alarms(void);
+void calc_global_load(void);
+/* The load averages, fixed point with FSHIFT bits (Linux's avenrun). */
+#define FSHIFT		11
+#define FIXED_1		(1ul << FSHIFT)
+extern unsigned long avenrun[3];
+
+/* Tasks on the run queue or running now (Linux's nr_running), and those
+ * asleep TASK_UNINTERRUPTIBLE (for /proc/stat and the load average). */
+unsigned long nr_running(void);
+unsigned long nr_uninterruptible(void);
+/* Processes forked since boot (/proc/stat "processes"). */
+extern unsigned long total_forks;
+
+/* Does some live process have pgid pgrp within session sid? (kernel/pid.c) */
+bool pgrp_in_session(int pgrp, int sid);
 
 /* Every task, for kill(-1), /proc and wait4 (on tasks_list). */
 extern struct list_head task_list_head;
@@ -148,11 +192,27 @@ struct task_struct *kthread_create(int (*fn)(void *data), void *data, const char
  * the idle task included; process context. */
 void msleep(unsigned int ms);
 
-/* Called on every timer interrupt: time slices and msleep wakeups. */
-void scheduler_tick(void);
+/* Called on every timer interrupt: time slices, msleep wakeups, CPU time
+ * (user_tick: the tick interrupted user mode), alarms, load average. */
+void scheduler_tick(bool user_tick);
 
 /* kmain's end: the idle task runs whatever is runnable, else halts. */
 __noreturn void cpu_idle(void);
+
+/*
+ * Task life cycle, for kernel/fork.c and kernel/exit.c (kernel/sched.c):
+ * alloc_task: a task_struct with a guarded kernel stack, a pid, on the
+ * task list, not runnable (NULL when out of memory); set_switch_frame:
+ * make p's first switch return into entry with rsp = sp; free_thread_stack
+ * and free_task undo them; finish_task_switch runs after every switch on
+ * the new stack (frees a dead predecessor); alloc_pid: kernel/pid.c.
+ */
+struct task_struct *alloc_task(const char *name);
+void set_switch_frame(struct task_struct *p, uint64_t *sp, void (*entry)(void));
+void free_thread_stack(void *stack);
+void free_task(struct task_struct *p);
+void finish_task_switch(struct task_struct *prev);
+int alloc_pid(void);
 
 /* Tasks created and not yet freed (for tests). */
 extern unsigned long nr_threads;

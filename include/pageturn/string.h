@@ -19,5 +19,8 @@ int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
 char *strstr(const char *haystack, const char *needle);
+char *strrchr(const char *s, int c);
+/* Copy src into dst (size bytes, NUL included, cut if longer): strlen(src). */
+size_t strlcpy(char *dst, const char *src, size_t size);
 
 #endif

@@ -20,6 +20,7 @@
 #include <asm/cpu.h>
 #include <pageturn/list.h>
 #include <pageturn/sched.h>
+#include <uapi/errno.h>
 
 typedef struct wait_queue_head {
 	struct list_head task_list;
@@ -65,5 +66,28 @@ void wake_up(wait_queue_head_t *wq);
 	finish_wait(&(wq), &__wait); \
 	local_irq_restore(__flags); \
 } while (0)
+
+/*
+ * Sleep until condition is true or a signal is pending: 0, or
+ * -ERESTARTSYS when a signal woke it (the syscall is restarted or fails
+ * with -EINTR as the signal's SA_RESTART says).  Process context.
+ */
+#define wait_event_interruptible(wq, condition) ({ \
+	DEFINE_WAIT(__wait); \
+	int __ret = 0; \
+	uint64_t __flags = local_irq_save(); \
+	for (;;) { \
+		prepare_to_wait(&(wq), &__wait, TASK_INTERRUPTIBLE); \
+		if (condition) \
+			break; \
+		if (signal_pending(current)) { \
+			__ret = -ERESTARTSYS; \
+			break; \
+		} \
+		schedule(); \
+	} \
+	finish_wait(&(wq), &__wait); \
+	local_irq_restore(__flags); \
+	__ret; })
 
 #endif

@@ -204,6 +204,25 @@ static bool in_buf(const char *p)
 }
 
 /* Random lines over a small alphabet: the result is always consistent. */
+/* A bare "--" ends the options; the rest is init's, unparsed. */
+static void test_init_args(void **state)
+{
+	struct cmdline cl;
+
+	(void)state;
+	assert_int_equal(cmdline_parse(&cl, "quiet init=/sbin/init -- /usr/tests/runner  all x=1"), 2);
+	assert_string_equal(cmdline_find(&cl, "init")->value, "/sbin/init");
+	assert_null(cmdline_find(&cl, "x"));
+	assert_string_equal(cl.init_args, "/usr/tests/runner  all x=1");
+
+	assert_int_equal(cmdline_parse(&cl, "a --"), 1);
+	assert_string_equal(cl.init_args, "");
+	assert_int_equal(cmdline_parse(&cl, "a --x b"), 3);
+	assert_null(cl.init_args);
+	assert_int_equal(cmdline_parse(&cl, "a \"--\" b"), 1);
+	assert_string_equal(cl.init_args, "b");
+}
+
 static void test_random_lines(void **state)
 {
 	static const char alphabet[] = "ab= \t\"";
@@ -254,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_empty_key),
 		cmocka_unit_test(test_error_clears),
 		cmocka_unit_test(test_copies_input),
+		cmocka_unit_test(test_init_args),
 		cmocka_unit_test(test_random_lines),
 	};
 
