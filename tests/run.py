@@ -3,7 +3,10 @@
 
 1. Host unit tests: every build/unit/test_* binary (cmocka, TAP output);
    each test case counts once.
-2. QEMU integration tests (tests/qemu/cases.py), two at a time; each
+2. The user test programs (user/tests/, static musl binaries) on the host
+   Linux, through their runner: they are ordinary Linux programs, and
+   Linux is the reference for what they check.  Each program counts once.
+3. QEMU integration tests (tests/qemu/cases.py), two at a time; each
    boots the ISO headless with its own command line, -m and timeout.  A
    failure prints its reasons and the tail of the serial log.
 
@@ -53,6 +56,44 @@ def run_unit_tests(build, only):
     return passed, failed
 
 
+def run_host_user_tests(build, only):
+    """build/user/tests/runner NAME... on this machine.  Files the tests
+    expect on Pageturn's root filesystem come from the staged root
+    (PAGETURN_ROOT=build/rootfs)."""
+    names = [n for n in qemu_cases.user_test_names() if not only or re.search(only, "host/user/" + n)]
+    if not names:
+        return 0, 0
+    runner = os.path.join(build, "user", "tests", "runner")
+    if not os.access(runner, os.X_OK):
+        print("FAIL host/user: %s is missing (make builds it)" % runner)
+        return 0, 1
+    env = dict(os.environ, PAGETURN_ROOT=os.path.abspath(os.path.join(build, "rootfs")))
+    p = subprocess.run([runner] + names, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    output, current = {}, None
+    for line in p.stdout.splitlines():
+        m = re.match(r"^# test (\S+)$", line)
+        if m:
+            current = m.group(1)
+        if current:
+            output.setdefault(current, []).append(line)
+    passed = failed = 0
+    for name in names:
+        lines = output.get(name, [])
+        verdict = next((l for l in lines if l.startswith("# %s: " % name)), None)
+        if verdict and verdict.startswith("# %s: PASS" % name):
+            passed += 1
+            print("PASS host/user/%s" % name)
+            continue
+        failed += 1
+        print("FAIL host/user/%s: %s" % (name, verdict[len("# %s: " % name):] if verdict
+                                          else "no verdict from the runner (status %d)"
+                                          % p.returncode))
+        print("\n".join("  | " + l for l in (lines or p.stdout.splitlines())[-TAIL_LINES:]))
+    sys.stdout.flush()
+    return passed, failed
+
+
 def run_qemu_tests(build, only, jobs, accel):
     todo = [c for c in qemu_cases.cases(build) if not only or re.search(only, "qemu/" + c.name)]
     passed = failed = 0
@@ -82,15 +123,16 @@ def run_qemu_tests(build, only, jobs, accel):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build")
-    ap.add_argument("--only", help="regex on test names (unit/NAME, qemu/NAME)")
+    ap.add_argument("--only", help="regex on test names (unit/NAME, host/user/NAME, qemu/NAME)")
     ap.add_argument("--jobs", type=int, default=2, help="QEMU instances at once")
     ap.add_argument("--accel", default=os.environ.get("ACCEL", "tcg"), choices=("tcg", "kvm"))
     args = ap.parse_args()
 
     up, uf = run_unit_tests(args.build, args.only)
+    hp, hf = run_host_user_tests(args.build, args.only)
     qp, qf = run_qemu_tests(args.build, args.only, args.jobs, args.accel)
-    print("%d passed, %d failed" % (up + qp, uf + qf))
-    sys.exit(1 if uf + qf else 0)
+    print("%d passed, %d failed" % (up + hp + qp, uf + hf + qf))
+    sys.exit(1 if uf + hf + qf else 0)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,22 @@
 #!/usr/bin/python3
 """Build Pageturn's root filesystem image.
 
-    mkrootfs.py SKELETON STAGING IMAGE HEADER
+    mkrootfs.py SKELETON STAGING IMAGE HEADER [--add DIR]... [--busybox FILE]
 
-Copies SKELETON into STAGING, adds the mount points /proc and /tmp and
-/test/data.bin (deterministic bytes
-that reach ext2's double-indirect blocks at 1 KiB block size), writes
-HEADER with the file's size and FNV-1a 64 hash so the kernel can check
-what it reads against what the build wrote, and makes IMAGE with
-`mke2fs -d` (ext2, 1 KiB blocks), then checks it with `e2fsck -fn`.
+Copies SKELETON into STAGING, then each --add DIR on top of it (a staged
+tree such as build/user/root with /sbin/init and /usr/tests; a file
+already there is an error, so no tree silently replaces another's), then
+Debian's static busybox as /bin/busybox with a symbolic link to it for
+every applet `busybox --list-full` names, as `busybox --install -s` makes
+them, except where a file already is (our /sbin/init stays ours).  Adds
+the mount points and home folders (/dev, /proc, /tmp, /root, /test) and
+/test/data.bin (deterministic bytes that reach ext2's double-indirect
+blocks at 1 KiB block size), writes HEADER with the file's size and
+FNV-1a 64 hash so the kernel can check what it reads against what the
+build wrote, and makes IMAGE with `mke2fs -d` (ext2, 1 KiB blocks), then
+checks it with `e2fsck -fn`.
 """
+import argparse
 import os
 import shutil
 import subprocess
@@ -19,6 +26,8 @@ IMAGE_SIZE = 8 << 20
 BLOCK_SIZE = 1024
 DATA_SIZE = 300 * 1024 + 77
 FNV_OFFSET, FNV_PRIME = 0xcbf29ce484222325, 0x100000001b3
+# Folders git cannot carry (they are empty), with their modes.
+EMPTY_DIRS = {"dev": 0o755, "proc": 0o555, "tmp": 0o1777, "root": 0o700, "test": 0o755}
 
 
 def fnv1a64(data):
@@ -35,36 +44,78 @@ def tool(name):
     sys.exit("mkrootfs: %s not found (install e2fsprogs: make deps)" % name)
 
 
+def add_tree(src, staging):
+    """Copy the tree src into staging; refuse to replace a file."""
+    for dirpath, dirnames, filenames in os.walk(src):
+        rel = os.path.relpath(dirpath, src)
+        os.makedirs(os.path.join(staging, rel), exist_ok=True)
+        for name in filenames:
+            dst = os.path.join(staging, rel, name)
+            if os.path.lexists(dst):
+                sys.exit("mkrootfs: %s from %s would replace a file already staged"
+                         % (os.path.normpath(os.path.join(rel, name)), src))
+            shutil.copy2(os.path.join(dirpath, name), dst, follow_symlinks=False)
+
+
+def add_busybox(busybox, staging):
+    """/bin/busybox and its applet links (absolute, as `busybox --install -s`)."""
+    dst = os.path.join(staging, "bin", "busybox")
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    shutil.copy2(busybox, dst)
+    applets = subprocess.run([busybox, "--list-full"], check=True, stdout=subprocess.PIPE,
+                             text=True).stdout.split()
+    for rel in applets:
+        link = os.path.join(staging, rel)
+        if os.path.lexists(link):
+            continue
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        os.symlink("/bin/busybox", link)
+
+
 def main():
-    if len(sys.argv) != 5:
-        sys.exit(__doc__)
-    skeleton, staging, image, header = sys.argv[1:]
-    shutil.rmtree(staging, ignore_errors=True)
-    shutil.copytree(skeleton, staging)
-    # Mount points (git keeps no empty folders, so they are made here).
-    for d in ("proc", "tmp", "test"):
-        os.makedirs(os.path.join(staging, d), exist_ok=True)
+    ap = argparse.ArgumentParser(usage=__doc__.splitlines()[2].strip())
+    ap.add_argument("skeleton")
+    ap.add_argument("staging")
+    ap.add_argument("image")
+    ap.add_argument("header")
+    ap.add_argument("--add", action="append", default=[], metavar="DIR",
+                    help="a staged tree to copy into the image")
+    ap.add_argument("--busybox", metavar="FILE",
+                    help="a static busybox to install as /bin/busybox with its applet links")
+    args = ap.parse_args()
+
+    shutil.rmtree(args.staging, ignore_errors=True)
+    shutil.copytree(args.skeleton, args.staging, symlinks=True)
+    for tree in args.add:
+        add_tree(tree, args.staging)
+    if args.busybox:
+        add_busybox(args.busybox, args.staging)
+    for d, mode in EMPTY_DIRS.items():
+        path = os.path.join(args.staging, d)
+        os.makedirs(path, exist_ok=True)
+        os.chmod(path, mode)
     data = bytes((i * 131 + (i >> 9) * 29 + (i >> 17)) & 0xff for i in range(DATA_SIZE))
-    with open(os.path.join(staging, "test", "data.bin"), "wb") as f:
+    with open(os.path.join(args.staging, "test", "data.bin"), "wb") as f:
         f.write(data)
 
-    tmp = image + ".tmp"
+    tmp = args.image + ".tmp"
     with open(tmp, "wb") as f:
         f.truncate(IMAGE_SIZE)
     subprocess.run([tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", str(BLOCK_SIZE),
-                    "-L", "pageturn-root", "-d", staging, tmp], check=True)
+                    "-L", "pageturn-root", "-E", "root_owner=0:0", "-d", args.staging, tmp],
+                   check=True)
     subprocess.run([tool("e2fsck"), "-fn", tmp], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.replace(tmp, image)
+    os.replace(tmp, args.image)
 
     text = ("/* Generated by tools/mkrootfs.py: what the build put in root.img. */\n"
             "#define ROOTFS_TEST_FILE \"/test/data.bin\"\n"
             "#define ROOTFS_TEST_SIZE %dul\n"
             "#define ROOTFS_TEST_FNV1A 0x%016xull\n" % (DATA_SIZE, fnv1a64(data)))
-    old = open(header).read() if os.path.exists(header) else None
+    old = open(args.header).read() if os.path.exists(args.header) else None
     if old != text:
-        os.makedirs(os.path.dirname(header), exist_ok=True)
-        with open(header, "w") as f:
+        os.makedirs(os.path.dirname(args.header), exist_ok=True)
+        with open(args.header, "w") as f:
             f.write(text)
 
 

@@ -3,8 +3,12 @@
 Kernel-side tests run through `test=` (KTAP on the serial console); the
 harness checks the QEMU exit status, the boot report and, for the crash
 cases, the panic report: vector name, CR2, registers and a backtrace that
-names the function that faulted.
+names the function that faulted.  The user_* cases boot /sbin/init and
+judge user programs: the test runner's verdicts, a busybox script, and a
+shell session typed on the serial console.
 """
+import glob
+import hashlib
 import os
 import shutil
 import struct
@@ -269,6 +273,99 @@ def filemap_virtio_case(build):
         check=lambda session: ext2_disk_check(image, "/written.bin", written))
 
 
+# What no user-mode boot may print: a failed check, a kernel crash, or
+# init unable to set up the console or start a program.
+USER_REJECT = (r"^\s*not ok ", r"^# \S+: FAIL", r"Bail out!", r"Kernel panic", r"^Oops: ",
+               r"^init: (mount|cannot|tcsetpgrp|setsid|waitpid)")
+
+
+def user_test_names():
+    """The test programs user/user.mk builds, one per user/tests/NAME.c."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    return sorted(os.path.basename(p)[:-2]
+                  for p in glob.glob(os.path.join(here, "..", "..", "user", "tests", "*.c"))
+                  if os.path.basename(p) not in ("runner.c", "testlib.c"))
+
+
+def user_tests_case():
+    """init runs /usr/tests/runner all and powers off: every test must end
+    as the runner's table expects (demand_paging maps 256 MiB, hence
+    -m 512M) and the summary must count them all."""
+    names = user_test_names()
+    return QemuCase(
+        "user_tests_bios", "init=/sbin/init -- /usr/tests/runner all", mem="512M", timeout=300,
+        expect=[r"^init: running /usr/tests/runner$"] +
+               [r"^# %s: PASS \(" % n for n in names] +
+               [r"^user tests: %d passed, 0 failed$" % len(names),
+                r"^init: /usr/tests/runner finished: exit status 0$",
+                r"^init: powering off$"],
+        reject=USER_REJECT)
+
+
+def user_busybox_case(build):
+    """init runs /usr/tests/busybox.sh, Debian's busybox doing a user's
+    everyday work; besides its own checks, the tools' raw output must
+    show numbers where numbers belong, and md5sum must read /test/data.bin
+    as the build wrote it."""
+    def md5_matches(session):
+        with open(os.path.join(build, "rootfs", "test", "data.bin"), "rb") as f:
+            md5 = hashlib.md5(f.read()).hexdigest()
+        if "%s  /test/data.bin" % md5 not in session.lines:
+            return ["md5sum did not print %s for /test/data.bin" % md5]
+        return []
+
+    return QemuCase(
+        "user_busybox_bios", "init=/sbin/init -- /bin/sh /usr/tests/busybox.sh", timeout=180,
+        expect=[r"^# busybox.sh: \d+ passed, 0 failed$",
+                r"^init: /bin/sh finished: exit status 0$",
+                r"^Mem:\s+\d+\s+\d+\s+\d+",
+                r"^\s*PID\s+USER\s+.*COMMAND$",
+                r"^\s*1\s+root\s+.*init",
+                r"load average: \d+\.\d+, \d+\.\d+, \d+\.\d+",
+                r"^MemTotal:\s+\d+ kB$"],
+        reject=USER_REJECT, check=md5_matches)
+
+
+# A root shell's prompt (PS1 from rootfs/etc/profile), which ends no line.
+PROMPT = r"^\S+@\S+:\S*# $"
+
+
+def user_shell_steps(build):
+    """The console script of user_shell_bios: commands typed at the shell
+    and what each must print (the number of entries in /bin is counted in
+    the staged root, build/rootfs)."""
+    nr_bin = len(os.listdir(os.path.join(build, "rootfs", "bin")))
+    return [
+        (PROMPT, "echo hello | cat\n"), (r"^hello$", None),
+        (PROMPT, "ls /bin | wc -l\n"), (r"^\s*%d$" % nr_bin, None),
+        (PROMPT, "echo abc > /tmp/f; cat < /tmp/f\n"), (r"^abc$", None),
+        (PROMPT, "false; echo $?\n"), (r"^1$", None),
+        (PROMPT, "true; echo $?\n"), (r"^0$", None),
+        (PROMPT, "free\n"), (r"^Mem:\s+\d+\s+\d+\s+\d+", None),
+        (PROMPT, "ps\n"), (r"^\s*1\s+root\s+.*init", None),
+        (PROMPT, "grep nr_free_pages /proc/vmstat\n"), (r"^nr_free_pages \d+$", None),
+        # Ctrl-C ends the foreground job: sleep in nanosleep, cat in a tty read.
+        (PROMPT, "sleep 100\n"), (r"sleep 100\n", "\x03", 1.5),
+        (PROMPT, "echo $?\n"), (r"^130$", None),
+        (PROMPT, "cat\n"), (r"cat\n", "ping\n", 1.5), (r"^ping\nping$", "\x03"),
+        (PROMPT, "echo $?\n"), (r"^130$", None),
+        # init starts a new shell when this one exits.
+        (PROMPT, "exit\n"), (r"^init: /bin/sh exited \(exit status 0\); starting a new one$", None),
+        (PROMPT, "poweroff\n"),
+    ]
+
+
+def user_shell_case(build):
+    """A normal boot: init runs /etc/rc (hostname, motd) and starts a login
+    shell; commands typed on the serial console run there, Ctrl-C
+    interrupts a job, and busybox's poweroff asks init to power off."""
+    return QemuCase(
+        "user_shell_bios", "", timeout=180, script=lambda: user_shell_steps(build),
+        expect=[r"^init: Pageturn init, pid 1$", r"^Welcome to Pageturn",
+                r"^init: powering off$"],
+        reject=USER_REJECT)
+
+
 def cases(build):
     cmd_all = "test=all loglevel=abc no_such_option=1"
     return [
@@ -357,4 +454,7 @@ def cases(build):
               [r"Kernel panic - not syncing: multiboot2: malformed boot information: \S+"],
               rip="panic"),
         filemap_virtio_case(build),
+        user_tests_case(),
+        user_busybox_case(build),
+        user_shell_case(build),
     ]

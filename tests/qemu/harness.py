@@ -6,8 +6,11 @@ serial console is captured to build/tests/NAME/serial.log.  The kernel
 leaves QEMU through isa-debug-exit: 33 = its tests passed, 35 = failed,
 37 = panic.  A test may also act when a line appears on the serial
 console (take a screendump over QMP, type a byte on COM1, or stop QEMU
-when the kernel is expected to halt rather than exit).
+when the kernel is expected to halt rather than exit), or follow a
+console script: wait for a pattern (a shell prompt, which ends no line),
+then type a line, as a user at the serial console would.
 """
+import bisect
 import json
 import os
 import re
@@ -24,6 +27,11 @@ from qemu import qemu_command  # noqa: E402
 
 EXIT_PASS, EXIT_FAIL, EXIT_PANIC = 33, 35, 37
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d{6}\] ")
+# Terminal control sequences (UEFI firmware, a shell's line editor): CSI
+# sequences, character-set selection, and the short ESC 7 / ESC 8 kind.
+ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[78=>DEHMNOZc])")
+# Console scripts type this many seconds apart per byte, like a fast typist.
+TYPING_PACE = 0.005
 STATUS_NAMES = {EXIT_PASS: "tests passed", EXIT_FAIL: "tests failed",
                 EXIT_PANIC: "kernel panic"}
 
@@ -34,7 +42,7 @@ class QemuCase:
     def __init__(self, name, cmdline, firmware="bios", medium="cdrom",
                  mem="512M", timeout=90, status=EXIT_PASS, expect=(),
                  reject=(r"^\s*not ok ",), on_line=None, check=None, cpu=None,
-                 qemu_args=()):
+                 qemu_args=(), script=()):
         self.name = name
         self.cmdline = cmdline
         self.firmware = firmware
@@ -48,6 +56,12 @@ class QemuCase:
         self.reject = list(reject)      # regexes that must not match any line
         self.on_line = on_line          # (regex, fn(session)) pairs
         self.check = check              # fn(session) -> list of problems
+        # Console script: steps (regex, text) or (regex, text, pause), or a
+        # function returning them, called when the boot starts.  Each step
+        # waits until regex (re.M) matches the console output that follows
+        # the previous step's match, unfinished lines included; then, after
+        # pause seconds, types text on the serial port (None: types nothing).
+        self.script = script
 
 
 class QMP:
@@ -87,7 +101,12 @@ class QMP:
 
 
 class Session:
-    """A running boot; handed to a case's on_line and check functions."""
+    """A running boot; handed to a case's on_line and check functions.
+
+    lines are the console's finished lines, cleaned of \\r, terminal
+    escapes and printk timestamps; text_from() gives all of the output
+    the same way, the unfinished last line included.  The reader thread
+    feeds them; finish() marks the end of QEMU's output."""
 
     def __init__(self, case, workdir, proc, qmp_path):
         self.case = case
@@ -96,6 +115,88 @@ class Session:
         self.qmp_path = qmp_path
         self.lines = []
         self.problems = []
+        self.eof = False
+        self._lock = threading.Lock()
+        self._starts = []       # offset of each finished line in the whole text
+        self._length = 0        # length of the finished lines, "\n"s included
+        self._partial = b""     # raw bytes of the unfinished line
+
+    @staticmethod
+    def clean(raw):
+        line = ESCAPES.sub("", raw.decode("utf-8", "replace")).replace("\r", "")
+        return TIMESTAMP.sub("", line)
+
+    def feed(self, raw):
+        """Take bytes from the console; return the lines they finished."""
+        with self._lock:
+            self._partial += raw
+            *finished, self._partial = self._partial.split(b"\n")
+            new = [self.clean(l) for l in finished]
+            for line in new:
+                self._starts.append(self._length)
+                self._length += len(line) + 1
+            self.lines.extend(new)
+        return new
+
+    def finish(self):
+        with self._lock:
+            if self._partial:
+                self.lines.append(self.clean(self._partial))
+                self._starts.append(self._length)
+                self._partial = b""
+            self.eof = True
+
+    def text_from(self, start):
+        """(base, text): the cleaned output from the start of the line
+        holding offset start, unfinished line included; base is text's
+        offset in the whole output."""
+        with self._lock:
+            i = max(bisect.bisect_right(self._starts, start) - 1, 0)
+            base = self._starts[i] if self._starts else 0
+            text = "".join(l + "\n" for l in self.lines[i:len(self._starts)])
+            return base, text + self.clean(self._partial)
+
+    def wait_for(self, regex, start=0, timeout=60):
+        """Wait until regex (re.M) matches the output from offset start on;
+        the match's (start, end) offsets, or None at timeout or end of
+        output."""
+        rx = re.compile(regex, re.M)
+        deadline = time.time() + timeout
+        while True:
+            eof = self.eof
+            base, text = self.text_from(start)
+            m = rx.search(text, start - base)
+            if m:
+                return base + m.start(), base + m.end()
+            if eof or time.time() > deadline:
+                return None
+            time.sleep(0.05)
+
+    def run_script(self, script, timeout):
+        """Follow a console script (see QemuCase.script) until it ends, a
+        pattern is not seen within timeout seconds of the start, or the
+        output ends; a step not reached is a problem."""
+        deadline = time.time() + timeout
+        steps = script() if callable(script) else script
+        pos = 0
+        for i, step in enumerate(steps, 1):
+            regex, text = step[0], step[1]
+            pause = step[2] if len(step) > 2 else 0
+            if regex is not None:
+                found = self.wait_for(regex, pos, deadline - time.time())
+                if not found:
+                    base, seen = self.text_from(pos)
+                    self.problems.append("console script step %d: never saw /%s/ after %r"
+                                         % (i, regex, seen[pos - base:][-300:]))
+                    return
+                pos = found[1]
+            time.sleep(pause)
+            if text is not None:
+                try:
+                    self.send_serial(text.encode(), pace=TYPING_PACE)
+                except OSError as e:
+                    self.problems.append("console script step %d: typing %r: %s" % (i, text, e))
+                    return
 
     def screendump(self, filename):
         path = os.path.join(self.workdir, filename)
@@ -119,9 +220,14 @@ class Session:
     def stop(self):
         self.proc.kill()
 
-    def send_serial(self, data):
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
+    def send_serial(self, data, pace=0):
+        """Type bytes on the serial port; with pace, one byte every pace seconds."""
+        chunks = [data[i:i + 1] for i in range(len(data))] if pace else [data]
+        for chunk in chunks:
+            self.proc.stdin.write(chunk)
+            self.proc.stdin.flush()
+            if pace:
+                time.sleep(pace)
 
     @property
     def log(self):
@@ -159,32 +265,39 @@ def run_case(case, build, accel="tcg"):
 
     def reader():
         with open(log_path, "wb") as log:
-            for raw in proc.stdout:
+            while True:
+                try:
+                    raw = os.read(proc.stdout.fileno(), 4096)
+                except OSError:
+                    raw = b""
+                if not raw:
+                    break
                 log.write(raw)
                 log.flush()
-                # UEFI logs carry firmware escape codes and \r: strip them,
-                # and printk's "[    1.234567] " timestamps.
-                line = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "",
-                              raw.decode("utf-8", "replace")).replace("\r", "")
-                line = TIMESTAMP.sub("", line)
-                session.lines.append(line.rstrip("\n"))
-                for item in list(pending):
-                    if re.search(item[0], line):
-                        pending.remove(item)
-                        try:
-                            item[1](session)
-                        except Exception as e:  # report, never hang the run
-                            session.problems.append("on %r: %s" % (item[0], e))
+                for line in session.feed(raw):
+                    for item in list(pending):
+                        if re.search(item[0], line):
+                            pending.remove(item)
+                            try:
+                                item[1](session)
+                            except Exception as e:  # report, never hang the run
+                                session.problems.append("on %r: %s" % (item[0], e))
+        session.finish()
 
-    t = threading.Thread(target=reader, daemon=True)
-    t.start()
+    threads = [threading.Thread(target=reader, daemon=True)]
+    if case.script:
+        threads.append(threading.Thread(target=session.run_script,
+                                        args=(case.script, case.timeout), daemon=True))
+    for t in threads:
+        t.start()
     try:
         status = proc.wait(timeout=case.timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
         status = None
-    t.join(timeout=10)
+    for t in threads:
+        t.join(timeout=10)
     problems = list(session.problems)
     if status is None:
         problems.append("timed out after %d s" % case.timeout)

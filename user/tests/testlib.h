@@ -1,0 +1,83 @@
+/*
+ * testlib: what every user test program shares (user/tests/testlib.c).
+ *
+ * Output is TAP: "ok N - what" or "not ok N - what: details", "# note"
+ * lines, and the plan "1..N" at the end.  A program's exit status is 0
+ * only when every check passed (tap_done()).
+ */
+#ifndef PAGETURN_USER_TESTLIB_H
+#define PAGETURN_USER_TESTLIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* A user address that is always the kernel's: the direct map (PAGE_OFFSET). */
+#define KERNEL_DIRECT_MAP 0xffff888000000000ul
+/* Where the kernel image is mapped. */
+#define KERNEL_TEXT 0xffffffff80000000ul
+
+/*
+ * One check: print "ok N - what" when cond holds, else
+ * "not ok N - what: details" with details formatted from fmt (which may be
+ * NULL).  Arguments are evaluated by the caller in any case.  Returns cond.
+ */
+int tap_check(int cond, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A "# ..." diagnostic line. */
+void tap_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Give up: the test cannot go on (a setup step failed).  Prints
+ * "Bail out! ..." and exits with status 1.
+ */
+__attribute__((noreturn, format(printf, 1, 2)))
+void tap_bail(const char *fmt, ...);
+
+/* Print the plan "1..N"; return the exit status: 0 if nothing failed, else 1. */
+int tap_done(void);
+
+/*
+ * fork() after flushing stdout (so no buffered text is written twice);
+ * bails out if fork fails.  Children should leave with _exit().
+ */
+pid_t test_fork(void);
+
+/*
+ * waitpid(pid, &status, flags), retried on EINTR; bails out on any other
+ * error.  Returns what waitpid returned (0 with WNOHANG and no change).
+ */
+pid_t test_wait(pid_t pid, int *status, int flags);
+
+/* pipe(p); bails out if it fails. */
+void test_pipe(int p[2]);
+
+/* The signal's name ("SIGSEGV"), or "signal N" for one without a name here. */
+const char *test_signame(int sig);
+
+/*
+ * A wait status in words: "exit status 3", "killed by SIGSEGV",
+ * "stopped by SIGSTOP", "continued".  The text lives in buf (size bytes).
+ */
+const char *test_status_str(int status, char *buf, size_t size);
+
+/* write() the whole buffer, retrying short writes and EINTR; -1 on error. */
+ssize_t write_all(int fd, const void *buf, size_t len);
+
+/* read() until len bytes or end of file, retrying EINTR; bytes read or -1. */
+ssize_t read_full(int fd, void *buf, size_t len);
+
+/* FNV-1a 64 of len bytes, continuing from hash (start with FNV1A_INIT). */
+#define FNV1A_INIT 0xcbf29ce484222325ull
+uint64_t fnv1a(uint64_t hash, const void *data, size_t len);
+
+/*
+ * Where the root filesystem's files are: "" on Pageturn, or the staged
+ * tree on a development machine (environment variable PAGETURN_ROOT,
+ * e.g. build/rootfs).  root_path() prefixes path with it; the result lives
+ * in a static buffer overwritten by the next call.
+ */
+const char *root_path(const char *path);
+
+#endif
