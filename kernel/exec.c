@@ -336,15 +336,7 @@ static int load_script(struct linux_binprm *bprm)
  * calc_vm_prot_bits plus the VM_MAY* bits of a private mapping). */
 static unsigned long prot_to_vm_flags(unsigned long prot)
 {
-	unsigned long flags = VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
-
-	if (prot & PROT_READ)
-		flags |= VM_READ;
-	if (prot & PROT_WRITE)
-		flags |= VM_WRITE;
-	if (prot & PROT_EXEC)
-		flags |= VM_EXEC;
-	return flags;
+	return calc_vm_prot_bits(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
 }
 
 /*

@@ -14,27 +14,10 @@
  * addr is at most TASK_SIZE, so it cannot wrap. */
 #define PAGE_ALIGN(addr)	ALIGN_UP(addr, PAGE_SIZE)
 
-/* The VM_READ/WRITE/EXEC bits for PROT_* bits (Linux's calc_vm_prot_bits;
- * the values coincide, but the names say which is which). */
-static inline unsigned long calc_vm_prot_bits(unsigned long prot)
-{
-	return ((prot & PROT_READ) ? VM_READ : 0) |
-	       ((prot & PROT_WRITE) ? VM_WRITE : 0) |
-	       ((prot & PROT_EXEC) ? VM_EXEC : 0);
-}
-
 /* The number of pages vma covers. */
 static inline unsigned long vma_pages(const struct vm_area_struct *vma)
 {
 	return (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
-}
-
-/* The VMA after vma on its mm's list, or NULL if vma is the last. */
-static inline struct vm_area_struct *vma_next(const struct vm_area_struct *vma)
-{
-	if (vma->vm_list.next == &vma->vm_mm->mmap)
-		return NULL;
-	return list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
 }
 
 /* The VMA before vma on its mm's list, or NULL if vma is the first. */

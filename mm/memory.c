@@ -595,13 +595,6 @@ static void msync_dirty_ptes(struct vm_area_struct *vma, unsigned long start, un
 	}
 }
 
-static struct vm_area_struct *next_vma(struct mm_struct *mm, struct vm_area_struct *vma)
-{
-	if (vma->vm_list.next == &mm->mmap)
-		return NULL;
-	return list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
-}
-
 /*
  * msync(2), Linux's checks and results: flags only MS_ASYNC, MS_SYNC (not
  * both) and MS_INVALIDATE, start page-aligned, else -EINVAL; the range
@@ -631,7 +624,7 @@ long sys_msync(unsigned long start, size_t len, int flags)
 		return -ENOMEM;
 	if (end == start)
 		return 0;
-	for (vma = find_vma(mm, start); ; vma = next_vma(mm, vma)) {
+	for (vma = find_vma(mm, start); ; vma = vma_next(vma)) {
 		if (!vma)
 			return -ENOMEM;
 		if (start < vma->vm_start) {

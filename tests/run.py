@@ -9,6 +9,8 @@
 3. QEMU integration tests (tests/qemu/cases.py), two at a time; each
    boots the ISO headless with its own command line, -m and timeout.  A
    failure prints its reasons and the tail of the serial log.
+4. Documentation: every system call in kernel/syscall_64.c's table has a
+   row in docs/syscalls.md (docs move with the code).
 
 The last line is "N passed, N failed"; the exit status is 0 only when
 nothing failed.
@@ -120,6 +122,28 @@ def run_qemu_tests(build, only, jobs, accel):
     return passed, failed
 
 
+def check_syscall_docs(only):
+    """Every call the table implements must be documented: one check."""
+    name = "docs/syscalls"
+    if only and not re.search(only, name):
+        return 0, 0
+    root = os.path.dirname(HERE)
+    with open(os.path.join(root, "kernel", "syscall_64.c")) as f:
+        table = f.read()
+    with open(os.path.join(root, "docs", "syscalls.md")) as f:
+        doc = f.read()
+    calls = set(re.findall(r"^\s*SYSCALL\((\w+)\)", table, re.M))
+    calls |= set(re.findall(r"^\s*\[__NR_(\w+)\]\s*=", table, re.M))
+    documented = set(re.findall(r"`(\w+)`", doc))
+    missing = sorted(calls - documented)
+    if not calls or missing:
+        print("FAIL %s: %s" % (name, "no table found" if not calls else
+                               "not in docs/syscalls.md: " + ", ".join(missing)))
+        return 0, 1
+    print("PASS %s: %d calls documented" % (name, len(calls)))
+    return 1, 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build")
@@ -131,8 +155,9 @@ def main():
     up, uf = run_unit_tests(args.build, args.only)
     hp, hf = run_host_user_tests(args.build, args.only)
     qp, qf = run_qemu_tests(args.build, args.only, args.jobs, args.accel)
-    print("%d passed, %d failed" % (up + hp + qp, uf + hf + qf))
-    sys.exit(1 if uf + hf + qf else 0)
+    dp, df = check_syscall_docs(args.only)
+    print("%d passed, %d failed" % (up + hp + qp + dp, uf + hf + qf + df))
+    sys.exit(1 if uf + hf + qf + df else 0)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,23 @@ struct pt_regs;
 #define VM_LOCKED	0x00002000ul	/* mlock()ed */
 #define VM_STACK_FLAGS	(VM_GROWSDOWN | VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC)
 
+/* The VM_READ/WRITE/EXEC bits for PROT_* bits (Linux's calc_vm_prot_bits;
+ * the values coincide, but the names say which is which). */
+static inline unsigned long calc_vm_prot_bits(unsigned long prot)
+{
+	return ((prot & PROT_READ) ? VM_READ : 0) |
+	       ((prot & PROT_WRITE) ? VM_WRITE : 0) |
+	       ((prot & PROT_EXEC) ? VM_EXEC : 0);
+}
+
+/* The VMA after vma on its mm's list, or NULL if vma is the last. */
+static inline struct vm_area_struct *vma_next(const struct vm_area_struct *vma)
+{
+	if (vma->vm_list.next == &vma->vm_mm->mmap)
+		return NULL;
+	return list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
+}
+
 /* ---- mm/mmap.c: address spaces and their VMAs ----------------------------- */
 
 /* A new address space: an empty VMA list and a pgd whose kernel half is
