@@ -17,6 +17,45 @@ extern exit_to_user_mode
 extern syscall_user_rsp
 extern syscall_kernel_rsp
 
+;
+; The general registers, in the order struct pt_regs lists them from its
+; end (rax is pushed first, r15 last, so r15 lands at the lowest address).
+%macro PUSH_REGS 0
+	push rax
+	push rbx
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push rbp
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+%endmacro
+
+%macro POP_REGS 0
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+%endmacro
+
 %macro STUB_NOERR 1
 isr_stub_%1:
 	push 0
@@ -43,21 +82,7 @@ isr_stub_%1:
 
 common_entry:
 	cld
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_REGS
 	mov rdi, rsp
 	; A frame record linking to the interrupted code, so backtraces
 	; taken inside a handler continue into it.
@@ -67,21 +92,7 @@ common_entry:
 	call trap_dispatch
 	add rsp, 16
 restore_regs_and_iret:
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_REGS
 	add rsp, 16			; vector and error code
 	iretq
 
@@ -119,21 +130,7 @@ entry_SYSCALL_64:
 	push rax			; orig_ax
 	push SYSCALL_VECTOR		; vector
 	cld
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_REGS
 	mov rdi, rsp
 	push qword [rsp + 17 * 8]	; a frame record for backtraces, as above
 	push rbp
@@ -142,21 +139,7 @@ entry_SYSCALL_64:
 	add rsp, 16
 	test al, al
 	jz restore_regs_and_iret
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_REGS
 	mov rsp, [rsp + 5 * 8]		; over vector, orig_ax, rip, cs, rflags: the user rsp
 	o64 sysret
 
