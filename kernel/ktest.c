@@ -21,10 +21,13 @@
  * QEMU_EXIT_FAIL.
  */
 #include <drivers/qemu_exit.h>
+#include <fs/vfs.h>
+#include <mm/slab.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/ktest.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
+#include <uapi/errno.h>
 
 BOOT_OPTION(test, "run in-kernel tests: all, SUITE or SUITE.CASE, comma-separated; KTAP on the console, then exit QEMU");
 
@@ -225,4 +228,25 @@ bool ktest_check_pattern(const uint8_t *buf, uint64_t off, size_t len)
 		if (buf[i] != ktest_pattern_byte(off + i))
 			return false;
 	return true;
+}
+
+long ktest_write_pattern_file(const char *path, size_t len)
+{
+	uint8_t *buf = kmalloc(len ? len : 1, GFP_KERNEL);
+	struct file *f;
+	long n, err;
+
+	if (!buf)
+		return -ENOMEM;
+	ktest_fill_pattern(buf, 0, len);
+	n = vfs_open(path, O_RDWR | O_CREAT | O_TRUNC, 0644, &f);
+	if (!n) {
+		n = vfs_write(f, buf, len);
+		err = vfs_fsync(f);
+		if (n >= 0 && err)
+			n = err;
+		vfs_close(f);
+	}
+	kfree(buf);
+	return n;
 }

@@ -87,6 +87,10 @@ uint8_t ktest_pattern_byte(uint64_t off);
 void ktest_fill_pattern(uint8_t *buf, uint64_t off, size_t len);
 bool ktest_check_pattern(const uint8_t *buf, uint64_t off, size_t len);
 
+/* Create (or truncate) the file at path and write len pattern bytes to
+ * it, then fsync: the count written, or -errno. */
+long ktest_write_pattern_file(const char *path, size_t len);
+
 /* Run the tests named by `test=`, if any; does not return when it ran some. */
 void ktest_run_from_cmdline(void);
 

@@ -84,27 +84,6 @@ static long map_anon(struct mm_struct *mm, unsigned long len, unsigned long prot
 	return do_mmap_pgoff(mm, 0, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, NULL, 0);
 }
 
-/* Write len pattern bytes to a new file at path: 0 or -errno. */
-static long make_file(const char *path, size_t len)
-{
-	uint8_t *buf = kmalloc(len, GFP_KERNEL);
-	struct file *f;
-	long n;
-
-	if (!buf)
-		return -ENOMEM;
-	ktest_fill_pattern(buf, 0, len);
-	n = vfs_open(path, O_RDWR | O_CREAT | O_TRUNC, 0644, &f);
-	if (!n) {
-		n = vfs_write(f, buf, len);
-		if (n == (long)len)
-			n = vfs_fsync(f);
-		vfs_close(f);
-	}
-	kfree(buf);
-	return n;
-}
-
 /* Read len bytes at pos of path through read(): 0 or -errno. */
 static long read_file(const char *path, uint64_t pos, void *buf, size_t len)
 {
@@ -276,7 +255,7 @@ KTEST(memory, file_private_and_shared)
 	uint64_t prot;
 
 	KTEST_EXPECT(t, mm != NULL);
-	KTEST_EXPECT_EQ(t, make_file(TMP_FILE, size), 0);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file(TMP_FILE, size), (long)size);
 	KTEST_EXPECT_EQ(t, vfs_open(TMP_FILE, O_RDWR, 0, &f), 0);
 	if (!mm || !f)
 		goto out;
@@ -362,7 +341,7 @@ KTEST(memory, msync_writes_back_and_major_faults)
 
 	memset(x, 'm', sizeof(x));
 	KTEST_EXPECT(t, mm != NULL);
-	KTEST_EXPECT_EQ(t, make_file(EXT2_FILE, PAGE_SIZE), 0);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file(EXT2_FILE, PAGE_SIZE), (long)PAGE_SIZE);
 	drop_caches();		/* the file's pages leave the cache */
 	KTEST_EXPECT_EQ(t, vfs_open(EXT2_FILE, O_RDWR, 0, &f), 0);
 	if (!mm || !f)

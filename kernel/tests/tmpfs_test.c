@@ -54,25 +54,6 @@ static unsigned long file_lru_pages(void)
 	return global_page_state(NR_ACTIVE_FILE) + global_page_state(NR_INACTIVE_FILE);
 }
 
-/* Make path and write len pattern bytes to it: 0 or -errno. */
-static long write_file(const char *path, size_t len)
-{
-	uint8_t *buf = kmalloc(len, GFP_KERNEL);
-	struct file *f;
-	long n;
-
-	if (!buf)
-		return -ENOMEM;
-	ktest_fill_pattern(buf, 0, len);
-	n = vfs_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, &f);
-	if (!n) {
-		n = vfs_write(f, buf, len);
-		vfs_close(f);
-	}
-	kfree(buf);
-	return n;
-}
-
 /* Read all of path in chunks of chunk bytes; is it len pattern bytes? */
 static bool file_matches(const char *path, size_t len, size_t chunk)
 {
@@ -113,7 +94,7 @@ KTEST(tmpfs, create_write_read_truncate_rename_delete)
 
 	KTEST_EXPECT_EQ(t, vfs_stat("/tmp", &st), 0);
 	KTEST_EXPECT_EQ(t, st.mode, S_IFDIR | 01777);
-	KTEST_EXPECT_EQ(t, write_file("/tmp/a", len), len);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file("/tmp/a", len), len);
 	KTEST_EXPECT(t, file_matches("/tmp/a", len, 1000));
 	KTEST_EXPECT_EQ(t, vfs_stat("/tmp/a", &st), 0);
 	KTEST_EXPECT_EQ(t, st.mode, S_IFREG | 0644);
@@ -139,7 +120,7 @@ KTEST(tmpfs, create_write_read_truncate_rename_delete)
 	vfs_close(f);
 
 	/* Rename within a directory, into a subdirectory, over another file. */
-	KTEST_EXPECT_EQ(t, write_file("/tmp/a", len), len);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file("/tmp/a", len), len);
 	KTEST_EXPECT_EQ(t, vfs_rename("/tmp/a", "/tmp/b"), 0);
 	KTEST_EXPECT_EQ(t, stat_size("/tmp/a"), -ENOENT);
 	KTEST_EXPECT(t, file_matches("/tmp/b", len, PAGE_SIZE));
@@ -147,7 +128,7 @@ KTEST(tmpfs, create_write_read_truncate_rename_delete)
 	KTEST_EXPECT_EQ(t, vfs_stat("/tmp/d", &st), 0);
 	KTEST_EXPECT_EQ(t, st.nlink, 2);
 	KTEST_EXPECT_EQ(t, vfs_rename("/tmp/b", "/tmp/d/c"), 0);
-	KTEST_EXPECT_EQ(t, write_file("/tmp/e", 10), 10);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file("/tmp/e", 10), 10);
 	KTEST_EXPECT_EQ(t, vfs_rename("/tmp/e", "/tmp/d/c"), 0);
 	KTEST_EXPECT_EQ(t, stat_size("/tmp/d/c"), 10);
 	KTEST_EXPECT(t, file_matches("/tmp/d/c", 10, 3));
@@ -166,7 +147,7 @@ KTEST(tmpfs, pages_are_swapbacked_on_anon_lists)
 	struct page *page;
 	struct file *f;
 
-	KTEST_EXPECT_EQ(t, write_file("/tmp/lru", LRU_PAGES * PAGE_SIZE), LRU_PAGES * PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file("/tmp/lru", LRU_PAGES * PAGE_SIZE), LRU_PAGES * PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, anon_pages(), anon_before + LRU_PAGES);
 	KTEST_EXPECT_EQ(t, file_lru_pages(), file_before);
 	KTEST_EXPECT_EQ(t, vfs_open("/tmp/lru", O_RDWR, 0, &f), 0);
@@ -230,10 +211,10 @@ KTEST(tmpfs, readdir)
 	unsigned int i;
 
 	KTEST_EXPECT_EQ(t, vfs_mkdir("/tmp/rd", 0755), 0);
-	KTEST_EXPECT_EQ(t, write_file("/tmp/rd/f1", 1), 1);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file("/tmp/rd/f1", 1), 1);
 	KTEST_EXPECT_EQ(t, vfs_mkdir("/tmp/rd/sub", 0755), 0);
-	KTEST_EXPECT_EQ(t, write_file("/tmp/rd/gone", 1), 1);
-	KTEST_EXPECT_EQ(t, write_file("/tmp/rd/f2", 1), 1);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file("/tmp/rd/gone", 1), 1);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file("/tmp/rd/f2", 1), 1);
 	KTEST_EXPECT_EQ(t, vfs_open("/tmp/rd", O_RDONLY | O_DIRECTORY, 0, &dir), 0);
 
 	/* Two entries, then a removal: the listing resumes where it stopped. */
@@ -263,7 +244,7 @@ KTEST(tmpfs, namespace_errors)
 	struct kstat st;
 
 	/* Across filesystems the VFS refuses. */
-	KTEST_EXPECT_EQ(t, write_file("/tmp/x", 5), 5);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file("/tmp/x", 5), 5);
 	KTEST_EXPECT_EQ(t, vfs_rename("/tmp/x", "/x"), -EXDEV);
 	KTEST_EXPECT_EQ(t, vfs_rename("/tmp", "/tmp2"), -EBUSY);
 	KTEST_EXPECT_EQ(t, stat_size("/x"), -ENOENT);
@@ -290,7 +271,7 @@ KTEST(tmpfs, namespace_errors)
 	/* Nothing can be made in a removed directory, and .. is gone. */
 	KTEST_EXPECT_EQ(t, vfs_chdir("/tmp/p/q"), 0);
 	KTEST_EXPECT_EQ(t, vfs_rmdir("/tmp/p/q"), 0);
-	KTEST_EXPECT_EQ(t, write_file("new", 1), -ENOENT);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file("new", 1), -ENOENT);
 	KTEST_EXPECT_EQ(t, vfs_mkdir("newdir", 0755), -ENOENT);
 	KTEST_EXPECT_EQ(t, stat_size(".."), -ENOENT);
 	KTEST_EXPECT_EQ(t, vfs_chdir("/"), 0);
@@ -356,7 +337,7 @@ KTEST(tmpfs, size_limit_enospc)
 	KTEST_EXPECT_EQ(t, vfs_unlink("/tmp/small/f"), 0);
 	KTEST_EXPECT_EQ(t, shmem_usage("/tmp/small", &max_pages, &used_pages), 0);
 	KTEST_EXPECT_EQ(t, used_pages, 0);
-	KTEST_EXPECT_EQ(t, write_file("/tmp/small/g", SMALL_LIMIT), SMALL_LIMIT);
+	KTEST_EXPECT_EQ(t, ktest_write_pattern_file("/tmp/small/g", SMALL_LIMIT), SMALL_LIMIT);
 	KTEST_EXPECT_EQ(t, vfs_unlink("/tmp/small/g"), 0);
 	KTEST_EXPECT_EQ(t, vfs_rename("/tmp/small", "/tmp/big"), -EBUSY);
 	KTEST_EXPECT_EQ(t, vfs_rmdir("/tmp/small"), -EBUSY);
