@@ -178,6 +178,18 @@ static void switch_task_state(struct task_struct *prev, struct task_struct *next
 		wrmsr(MSR_FS_BASE, next->fsbase);
 }
 
+bool cpu_halted;
+
+/* Halt until an interrupt, with interrupts off before and after: the
+ * ticks that find the CPU here are idle time (/proc/stat, uptime). */
+static void cpu_halt(void)
+{
+	cpu_halted = true;
+	safe_halt();
+	cli();
+	cpu_halted = false;
+}
+
 void schedule(void)
 {
 	uint64_t flags = local_irq_save();
@@ -190,8 +202,7 @@ void schedule(void)
 		if (!list_empty(&run_queue))
 			break;
 		/* Nothing runnable: wait here for an interrupt's wakeup. */
-		safe_halt();
-		cli();
+		cpu_halt();
 	}
 	next = list_first_entry(&run_queue, struct task_struct, run_list);
 	list_del_init(&next->run_list);
@@ -387,7 +398,7 @@ __noreturn void cpu_idle(void)
 	for (;;) {
 		cli();
 		if (list_empty(&run_queue))
-			safe_halt();
+			cpu_halt();
 		else
 			schedule();
 	}

@@ -222,7 +222,7 @@ void account_process_tick(struct task_struct *p, bool user_tick)
 	if (user_tick) {
 		p->utime++;
 		kcpustat.cpustat[CPUTIME_USER]++;
-	} else if (p == &init_task || p->state != TASK_RUNNING) {
+	} else if (cpu_halted) {
 		kcpustat.cpustat[CPUTIME_IDLE]++;
 	} else {
 		p->stime++;

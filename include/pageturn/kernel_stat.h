@@ -44,9 +44,9 @@ extern uint64_t nr_switches;
  * Account one timer tick to p, the task it interrupted (Linux's
  * account_process_tick): user_tick says the CPU was in user mode.  A
  * user tick goes to p->utime and CPUTIME_USER; a kernel tick to
- * p->stime and CPUTIME_SYSTEM, except that a tick of the idle task
- * (init_task), or of a task halted in schedule() with nothing runnable
- * (not TASK_RUNNING), is CPUTIME_IDLE.  Interrupt context.
+ * p->stime and CPUTIME_SYSTEM, except that a tick that finds the CPU
+ * halted with nothing runnable (cpu_halted: the idle loop, or a task
+ * waiting in schedule()) is CPUTIME_IDLE.  Interrupt context.
  */
 void account_process_tick(struct task_struct *p, bool user_tick);
 

@@ -196,6 +196,10 @@ void msleep(unsigned int ms);
  * (user_tick: the tick interrupted user mode), alarms, load average. */
 void scheduler_tick(bool user_tick);
 
+/* Is the CPU halted, waiting for an interrupt (nothing runnable)?  What
+ * the tick counts as idle time. */
+extern bool cpu_halted;
+
 /* kmain's end: the idle task runs whatever is runnable, else halts. */
 __noreturn void cpu_idle(void);
 
