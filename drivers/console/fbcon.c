@@ -5,16 +5,19 @@
  * Layout: the screen is a grid of cols x rows character cells of
  * font.width x font.height pixels, starting at pixel (0,0); cell (col,row)
  * covers x = col * font.width, y = row * font.height onwards.  Pixels right
- * of and below the grid stay background.  Text is light grey on black and
- * no cursor is drawn, so a screenshot holds exactly the glyphs written.
+ * of and below the grid stay black.  A cell's colours come from its PC
+ * attribute byte (include/drivers/vt.h) through the 16 colours of the VGA
+ * text palette; text is light grey on black unless a program asks for
+ * colours.  No cursor is drawn, so a screenshot holds exactly the glyphs
+ * written.
  *
  * Pixels are 32, 24 or 16 bits, little-endian, with red, green and blue
  * at the bit positions and sizes the bootloader reports (mb2_parse() has
  * checked that each field lies inside the pixel).
  *
- * State: the framebuffer mapping and geometry, the font, the two pixel
- * values; the grid and the cursor are a struct vt (drivers/console/vt.c
- * interprets the text).
+ * State: the framebuffer mapping and geometry, the font, the palette's
+ * 16 pixel values; the grid, the cursor and the colours are a struct vt
+ * (drivers/console/vt.c interprets the text).
  */
 #include <drivers/console.h>
 #include <drivers/psf.h>
@@ -24,15 +27,23 @@
 #include <pageturn/string.h>
 #include <uapi/errno.h>
 
-#define FG_GREY		0xaa	/* light grey: each of red, green, blue */
-#define BG_BLACK	0x00
+#define NR_COLOURS	16
+
+/* The VGA text palette, indexed by PC colour number (1 blue, 4 red, 8-15
+ * bright): red, green, blue. */
+static const uint8_t vga_palette[NR_COLOURS][3] = {
+	{ 0x00, 0x00, 0x00 }, { 0x00, 0x00, 0xaa }, { 0x00, 0xaa, 0x00 }, { 0x00, 0xaa, 0xaa },
+	{ 0xaa, 0x00, 0x00 }, { 0xaa, 0x00, 0xaa }, { 0xaa, 0x55, 0x00 }, { 0xaa, 0xaa, 0xaa },
+	{ 0x55, 0x55, 0x55 }, { 0x55, 0x55, 0xff }, { 0x55, 0xff, 0x55 }, { 0x55, 0xff, 0xff },
+	{ 0xff, 0x55, 0x55 }, { 0xff, 0x55, 0xff }, { 0xff, 0xff, 0x55 }, { 0xff, 0xff, 0xff },
+};
 
 static struct {
 	uint8_t *base;		/* pixel (0,0) */
 	uint32_t pitch;		/* bytes from one pixel line to the next */
 	uint32_t width, height;	/* pixels */
 	unsigned int bytes_pp;	/* bytes per pixel: 2, 3 or 4 */
-	uint32_t fg, bg;	/* pixel values */
+	uint32_t palette[NR_COLOURS];	/* pixel values */
 } fb;
 
 static struct psf_font font;
@@ -91,13 +102,24 @@ static void fb_fill(uint8_t *dst, unsigned int n, uint32_t px)
 		fb_store(dst, x, px);
 }
 
-/* Pixel lines [y0, y1), from x = 0 for n pixels, become background. */
-static void fb_clear_lines(unsigned int y0, unsigned int y1, unsigned int n)
+/* Pixel lines [y0, y1), from x for n pixels, become pixel value px. */
+static void fb_fill_lines(unsigned int x, unsigned int y0, unsigned int y1,
+			  unsigned int n, uint32_t px)
 {
 	unsigned int y;
 
 	for (y = y0; y < y1; y++)
-		fb_fill(fb_pixel(0, y), n, fb.bg);
+		fb_fill(fb_pixel(x, y), n, px);
+}
+
+static uint32_t attr_fg(uint8_t attr)
+{
+	return fb.palette[attr & 0x0f];
+}
+
+static uint32_t attr_bg(uint8_t attr)
+{
+	return fb.palette[(attr >> 4) & 0x07];
 }
 
 static bool glyph_bit(const uint8_t *bits, unsigned int x)
@@ -106,50 +128,76 @@ static bool glyph_bit(const uint8_t *bits, unsigned int x)
 }
 
 /* Draw one pixel row of a glyph (bits, leftmost pixel in the top bit) at
- * dst: every pixel of the cell's row is written, foreground or background.
+ * dst: every pixel of the cell's row is written, pixel value fg or bg.
  * The common 32-bpp case stores words directly. */
-static void fbcon_draw_glyph_row(uint8_t *dst, const uint8_t *bits)
+static void fbcon_draw_glyph_row(uint8_t *dst, const uint8_t *bits,
+				 uint32_t fg, uint32_t bg)
 {
 	unsigned int x, n = font.width;
 
 	if (fb.bytes_pp == 4) {
 		for (x = 0; x < n; x++)
-			((uint32_t *)dst)[x] = glyph_bit(bits, x) ? fb.fg : fb.bg;
+			((uint32_t *)dst)[x] = glyph_bit(bits, x) ? fg : bg;
 		return;
 	}
 	for (x = 0; x < n; x++)
-		fb_store(dst, x, glyph_bit(bits, x) ? fb.fg : fb.bg);
+		fb_store(dst, x, glyph_bit(bits, x) ? fg : bg);
 }
 
-/* Draw character c in cell (col, row), replacing what was there. */
-static void fbcon_draw_char(unsigned int col, unsigned int row,
-			    unsigned char c)
+/* Draw character c in cell (col, row) with attribute attr, replacing
+ * what was there. */
+static void fbcon_putc(struct vt *v, unsigned int col, unsigned int row,
+		       unsigned char c, uint8_t attr)
 {
 	const uint8_t *bits = psf_glyph(&font, c);
 	uint8_t *line = fb_pixel(col * font.width, row * font.height);
+	uint32_t fg = attr_fg(attr), bg = attr_bg(attr);
 	unsigned int y;
 
+	(void)v;
 	for (y = 0; y < font.height; y++) {
-		fbcon_draw_glyph_row(line, bits);
+		fbcon_draw_glyph_row(line, bits, fg, bg);
 		bits += font.bytes_per_row;
 		line += fb.pitch;
 	}
 }
 
-/* Move every text row up one, dropping the top one; the bottom text row
- * becomes background.  Copies pixel line by pixel line, since the pitch
- * may be wider than the visible line. */
-static void fbcon_scroll(void)
+static void fbcon_clear(struct vt *v, unsigned int col, unsigned int row,
+			unsigned int width, unsigned int height, uint8_t attr)
 {
-	unsigned int text_width = vt.cols * font.width;
-	size_t line_bytes = (size_t)text_width * fb.bytes_pp;
-	unsigned int last = (vt.rows - 1) * font.height;
-	unsigned int y;
-
-	for (y = 0; y < last; y++)
-		memmove(fb_pixel(0, y), fb_pixel(0, y + font.height), line_bytes);
-	fb_clear_lines(last, last + font.height, text_width);
+	(void)v;
+	fb_fill_lines(col * font.width, row * font.height, (row + height) * font.height,
+		      width * font.width, attr_bg(attr));
 }
+
+/* Copy a block of cells pixel line by pixel line (the pitch may be wider
+ * than the visible line), bottom-up when moving down so that no source
+ * line is overwritten before it is read; memmove handles a move along a
+ * line. */
+static void fbcon_bmove(struct vt *v, unsigned int scol, unsigned int srow,
+			unsigned int dcol, unsigned int drow,
+			unsigned int width, unsigned int height)
+{
+	unsigned int sx = scol * font.width, sy = srow * font.height;
+	unsigned int dx = dcol * font.width, dy = drow * font.height;
+	unsigned int lines = height * font.height, y;
+	size_t bytes = (size_t)width * font.width * fb.bytes_pp;
+
+	(void)v;
+	if (dy <= sy) {
+		for (y = 0; y < lines; y++)
+			memmove(fb_pixel(dx, dy + y), fb_pixel(sx, sy + y), bytes);
+	} else {
+		for (y = lines; y-- > 0;)
+			memmove(fb_pixel(dx, dy + y), fb_pixel(sx, sy + y), bytes);
+	}
+}
+
+static const struct vt_ops fbcon_vt_ops = {
+	.putc = fbcon_putc,
+	.clear = fbcon_clear,
+	.bmove = fbcon_bmove,
+};
 
 static void fbcon_write(struct console *con, const char *s, size_t len)
 {
@@ -173,6 +221,7 @@ int fbcon_init(const struct boot_info *bi)
 	const struct boot_framebuffer *f = &bi->fb;
 	unsigned int cols, rows;
 	size_t size;
+	unsigned int i;
 	int err;
 
 	if (!bi->has_framebuffer || f->type != MB2_FB_RGB)
@@ -201,12 +250,12 @@ int fbcon_init(const struct boot_info *bi)
 	fb.pitch = f->pitch;
 	fb.width = f->width;
 	fb.height = f->height;
-	fb.fg = fb_rgb(f, FG_GREY, FG_GREY, FG_GREY);
-	fb.bg = fb_rgb(f, BG_BLACK, BG_BLACK, BG_BLACK);
+	for (i = 0; i < NR_COLOURS; i++)
+		fb.palette[i] = fb_rgb(f, vga_palette[i][0], vga_palette[i][1],
+				       vga_palette[i][2]);
 
-	fb_clear_lines(0, fb.height, fb.width);
-	vt = (struct vt){ .cols = cols, .rows = rows, .draw = fbcon_draw_char,
-			  .scroll = fbcon_scroll };
+	fb_fill_lines(0, 0, fb.height, fb.width, fb.palette[0]);
+	vt_init(&vt, cols, rows, &fbcon_vt_ops);
 	register_console(&fbcon_console);
 	return 0;
 }

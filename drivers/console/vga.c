@@ -1,13 +1,13 @@
 /*
  * The VGA text console: the screen a BIOS boot leaves behind, 80x25
  * character cells at physical 0xb8000.  Each cell is 16 bits, the
- * character in the low byte and its colour attribute in the high byte.
- * All text is light grey on black.
+ * character in the low byte and its colour attribute in the high byte,
+ * which is exactly the attribute byte the vt hands over.
  *
- * State: the cell array and its row stride; the grid and the cursor are a
- * struct vt (drivers/console/vt.c interprets the text).  The hardware
- * cursor is moved to the vt's cursor after every write, clamped to the
- * last column.
+ * State: the cell array and its row stride; the grid, the cursor and the
+ * colours are a struct vt (drivers/console/vt.c interprets the text).
+ * After every write the hardware cursor is moved to the vt's cursor, and
+ * shown or hidden as the vt says (cursor_shown mirrors the CRTC's state).
  */
 #include <asm/io.h>
 #include <asm/page.h>
@@ -21,7 +21,6 @@
 #define VGA_TEXT_WINDOW		0x8000	/* 0xb8000..0xbffff */
 #define VGA_TEXT_COLS		80
 #define VGA_TEXT_ROWS		25
-#define VGA_ATTR_GREY_ON_BLACK	0x07
 
 /*
  * The CRT controller: write a register's number to the index port, then
@@ -40,6 +39,7 @@
 static volatile uint16_t *cells;
 static unsigned int stride;		/* cells from one row to the next */
 static struct vt vt;
+static bool cursor_shown;
 
 static uint8_t crtc_read(uint8_t reg)
 {
@@ -68,48 +68,82 @@ static void vga_enable_cursor(void)
 	crtc_write(CRTC_CURSOR_END, end | last);
 }
 
-/* Move the hardware cursor to the software one. */
-static void vga_move_cursor(void)
+static void vga_disable_cursor(void)
 {
-	unsigned int pos = vt.row * stride + MIN(vt.col, vt.cols - 1);
+	crtc_write(CRTC_CURSOR_START, crtc_read(CRTC_CURSOR_START) | CRTC_CURSOR_DISABLE);
+}
+
+/* Move the hardware cursor to the software one, and show or hide it. */
+static void vga_update_cursor(void)
+{
+	unsigned int pos = vt.row * stride + vt.col;
 
 	crtc_write(CRTC_CURSOR_LOC_HIGH, (pos >> 8) & 0xff);
 	crtc_write(CRTC_CURSOR_LOC_LOW, pos & 0xff);
+	if (vt.cursor_visible != cursor_shown) {
+		if (vt.cursor_visible)
+			vga_enable_cursor();
+		else
+			vga_disable_cursor();
+		cursor_shown = vt.cursor_visible;
+	}
 }
 
-static uint16_t vga_cell(unsigned char c)
+static uint16_t vga_cell(unsigned char c, uint8_t attr)
 {
-	return (uint16_t)(VGA_ATTR_GREY_ON_BLACK << 8 | c);
+	return (uint16_t)(attr << 8 | c);
 }
 
-static void vga_clear_row(unsigned int row)
+static void vga_putc(struct vt *v, unsigned int col, unsigned int row,
+		     unsigned char c, uint8_t attr)
 {
-	unsigned int col;
-
-	for (col = 0; col < vt.cols; col++)
-		cells[row * stride + col] = vga_cell(' ');
+	(void)v;
+	cells[row * stride + col] = vga_cell(c, attr);
 }
 
-static void vga_draw(unsigned int col, unsigned int row, unsigned char c)
+static void vga_clear(struct vt *v, unsigned int col, unsigned int row,
+		      unsigned int width, unsigned int height, uint8_t attr)
 {
-	cells[row * stride + col] = vga_cell(c);
+	unsigned int y, x;
+
+	(void)v;
+	for (y = row; y < row + height; y++)
+		for (x = col; x < col + width; x++)
+			cells[y * stride + x] = vga_cell(' ', attr);
 }
 
-static void vga_scroll(void)
+/* Copy cell by cell, in the order that reads each source cell before it
+ * is overwritten: backwards when the destination lies after the source. */
+static void vga_bmove(struct vt *v, unsigned int scol, unsigned int srow,
+		      unsigned int dcol, unsigned int drow,
+		      unsigned int width, unsigned int height)
 {
-	unsigned int row, col;
+	size_t src = (size_t)srow * stride + scol, dst = (size_t)drow * stride + dcol;
+	unsigned int y, x;
 
-	for (row = 1; row < vt.rows; row++)
-		for (col = 0; col < vt.cols; col++)
-			cells[(row - 1) * stride + col] = cells[row * stride + col];
-	vga_clear_row(vt.rows - 1);
+	(void)v;
+	if (dst <= src) {
+		for (y = 0; y < height; y++)
+			for (x = 0; x < width; x++)
+				cells[dst + y * stride + x] = cells[src + y * stride + x];
+	} else {
+		for (y = height; y-- > 0;)
+			for (x = width; x-- > 0;)
+				cells[dst + y * stride + x] = cells[src + y * stride + x];
+	}
 }
+
+static const struct vt_ops vga_vt_ops = {
+	.putc = vga_putc,
+	.clear = vga_clear,
+	.bmove = vga_bmove,
+};
 
 static void vga_console_write(struct console *con, const char *s, size_t len)
 {
 	(void)con;
 	vt_write(&vt, s, len);
-	vga_move_cursor();
+	vga_update_cursor();
 }
 
 static struct console vga_console = {
@@ -128,7 +162,6 @@ int vga_console_init(const struct boot_info *bi)
 	phys_addr_t addr;
 	uint32_t pitch, cols, rows;
 	uint64_t size;
-	unsigned int row;
 
 	if (bi->has_framebuffer) {
 		if (bi->fb.type != MB2_FB_EGA_TEXT)
@@ -155,11 +188,11 @@ int vga_console_init(const struct boot_info *bi)
 		return -EINVAL;
 
 	stride = pitch / sizeof(uint16_t);
-	vt = (struct vt){ .cols = cols, .rows = rows, .draw = vga_draw, .scroll = vga_scroll };
-	for (row = 0; row < rows; row++)
-		vga_clear_row(row);
+	vt_init(&vt, cols, rows, &vga_vt_ops);
+	vga_clear(&vt, 0, 0, cols, rows, VT_ATTR_DEFAULT);
 	vga_enable_cursor();
-	vga_move_cursor();
+	cursor_shown = true;
+	vga_update_cursor();
 	register_console(&vga_console);
 	return 0;
 }
