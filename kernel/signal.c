@@ -61,6 +61,19 @@
  * The per-process delivery state beside the actions - each pending
  * signal's siginfo and the restore-saved-mask flag of rt_sigsuspend and
  * ppoll - lives in sighand_struct (pageturn/signal.h).
+ *
+ * The real-time interval timer (ITIMER_REAL; alarm(2) is setitimer with
+ * whole seconds and no interval, as Linux's alarm_setitimer) is two
+ * fields of the task, changed with interrupts disabled since the tick
+ * reads them: alarm_jiffies, the tick SIGALRM is due at (0: disarmed,
+ * and then alarm_interval means nothing), and alarm_interval, the ticks
+ * it is re-armed with when it fires (0: it fires once).  run_alarms, at
+ * each tick, sends SIGALRM to every task whose alarm_jiffies has come
+ * and re-arms or disarms it.  Times are rounded up to whole ticks
+ * (HZ); a timer never fires more than once per tick.  Fork does not
+ * copy the timer (the child starts zeroed), exec keeps it, exit clears
+ * alarm_jiffies.  ITIMER_VIRTUAL and ITIMER_PROF are not implemented:
+ * -EINVAL.
  */
 #include <asm/cpu.h>
 #include <asm/ptrace.h>
@@ -74,6 +87,7 @@
 #include <pageturn/syscalls.h>
 #include <pageturn/time.h>
 #include <uapi/errno.h>
+#include <uapi/itimer.h>
 
 /* Signals raised by the instruction that runs: delivered first. */
 #define SYNCHRONOUS_MASK	(sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | \
@@ -314,7 +328,8 @@ static void force_sigsegv(int sig)
 
 /*
  * Interrupt context (the timer tick), interrupts off: SIGALRM to every
- * task whose alarm(2) is due, which is then cleared.
+ * task whose real-time timer is due, which is then re-armed alarm_interval
+ * ticks from now, or disarmed when it has no interval.
  */
 void run_alarms(void)
 {
@@ -323,7 +338,7 @@ void run_alarms(void)
 
 	list_for_each_entry(p, &task_list_head, tasks) {
 		if (p->alarm_jiffies && jiffies >= p->alarm_jiffies) {
-			p->alarm_jiffies = 0;
+			p->alarm_jiffies = p->alarm_interval ? jiffies + p->alarm_interval : 0;
 			send_signal(SIGALRM, p, &q);
 		}
 	}
@@ -805,24 +820,114 @@ long sys_tgkill(int tgid, int pid, int sig)
 	return do_tkill(tgid, pid, sig);
 }
 
+/* --- interval timers (Linux's kernel/time/itimer.c) ------------------------------ */
+
+/* The longest a timer runs, in ticks: longer times are cut to it (the
+ * due tick cannot overflow). */
+#define ITIMER_MAX_TICKS	(UINT64_MAX / 4)
+
+static bool timeval_valid(const struct timeval *tv)
+{
+	return tv->tv_sec >= 0 && tv->tv_usec >= 0 && tv->tv_usec < USEC_PER_SEC;
+}
+
+/* A valid timeval in ticks, rounded up (Linux's timeval_to_jiffies). */
+static uint64_t timeval_to_jiffies(const struct timeval *tv)
+{
+	if ((uint64_t)tv->tv_sec >= ITIMER_MAX_TICKS / HZ)
+		return ITIMER_MAX_TICKS;
+	return (uint64_t)tv->tv_sec * HZ +
+	       ((uint64_t)tv->tv_usec * HZ + USEC_PER_SEC - 1) / USEC_PER_SEC;
+}
+
+static void jiffies_to_timeval(uint64_t j, struct timeval *tv)
+{
+	tv->tv_sec = j / HZ;
+	tv->tv_usec = j % HZ * (USEC_PER_SEC / HZ);
+}
+
+/* current's ITIMER_REAL, interrupts disabled: a timer that is due but
+ * has not fired yet shows 1 microsecond, as on Linux. */
+static void get_real_timer(struct itimerval *value)
+{
+	uint64_t due = current->alarm_jiffies;
+
+	jiffies_to_timeval(due > jiffies ? due - jiffies : 0, &value->it_value);
+	if (due && due <= jiffies)
+		value->it_value.tv_usec = 1;
+	jiffies_to_timeval(due ? current->alarm_interval : 0, &value->it_interval);
+}
+
+int do_getitimer(int which, struct itimerval *value)
+{
+	uint64_t flags;
+
+	if (which != ITIMER_REAL)
+		return -EINVAL;
+	flags = local_irq_save();
+	get_real_timer(value);
+	local_irq_restore(flags);
+	return 0;
+}
+
+int do_setitimer(int which, const struct itimerval *value, struct itimerval *ovalue)
+{
+	uint64_t flags, ticks;
+
+	if (!timeval_valid(&value->it_value) || !timeval_valid(&value->it_interval))
+		return -EINVAL;
+	if (which != ITIMER_REAL)
+		return -EINVAL;
+	ticks = timeval_to_jiffies(&value->it_value);
+	flags = local_irq_save();
+	if (ovalue)
+		get_real_timer(ovalue);
+	current->alarm_jiffies = ticks ? jiffies + ticks : 0;
+	current->alarm_interval = ticks ? timeval_to_jiffies(&value->it_interval) : 0;
+	local_irq_restore(flags);
+	return 0;
+}
+
+long sys_getitimer(int which, struct itimerval __user *value)
+{
+	struct itimerval v;
+	int err = do_getitimer(which, &v);
+
+	if (err)
+		return err;
+	return copy_to_user(value, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+/* A NULL value disarms, as Linux still allows. */
+long sys_setitimer(int which, const struct itimerval __user *value,
+		   struct itimerval __user *ovalue)
+{
+	struct itimerval v = { { 0, 0 }, { 0, 0 } }, old;
+	int err;
+
+	if (value && copy_from_user(&v, value, sizeof(v)))
+		return -EFAULT;
+	err = do_setitimer(which, &v, ovalue ? &old : NULL);
+	if (err)
+		return err;
+	if (ovalue && copy_to_user(ovalue, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
 /*
- * alarm(2): SIGALRM in seconds (0 cancels).  Returns the seconds the
- * previous alarm had left, rounded to the nearest, and at least 1 when it
- * had any time left (Linux's rule), 0 when there was none.
+ * alarm(2): setitimer(ITIMER_REAL) for seconds, no interval (0
+ * disarms).  Returns the seconds the previous timer had left, rounded to
+ * the nearest, and at least 1 when it had any time left (Linux's
+ * alarm_setitimer), 0 when there was none.
  */
 long sys_alarm(unsigned int seconds)
 {
-	uint64_t flags = local_irq_save();
-	uint64_t old = current->alarm_jiffies, left, secs;
+	struct itimerval it_new = { .it_value = { .tv_sec = seconds } }, it_old;
 
-	left = old > jiffies ? old - jiffies : 0;
-	current->alarm_jiffies = seconds ? jiffies + (uint64_t)seconds * HZ : 0;
-	local_irq_restore(flags);
-
-	if (!left)
-		return 0;
-	secs = left / HZ;
-	if (secs == 0 || left % HZ >= HZ / 2)
-		secs++;
-	return (long)secs;
+	do_setitimer(ITIMER_REAL, &it_new, &it_old);
+	if ((!it_old.it_value.tv_sec && it_old.it_value.tv_usec) ||
+	    it_old.it_value.tv_usec >= USEC_PER_SEC / 2)
+		it_old.it_value.tv_sec++;
+	return it_old.it_value.tv_sec;
 }

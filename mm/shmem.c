@@ -1,6 +1,6 @@
 /*
  * tmpfs: a filesystem that lives in RAM (Linux's mm/shmem.c, without
- * swap, symlinks or hard links).
+ * swap).
  *
  * File data.  A regular file's bytes live only in the page cache of its
  * own address_space, which is swap-backed (AS_SWAPBACKED): there is no
@@ -47,6 +47,14 @@
  * Directories have nlink 2 plus one per subdirectory and a bogus size of
  * 20 bytes per entry (Linux's BOGO_DIRENT_SIZE); nothing can be created
  * in a directory that was removed (-ENOENT).
+ *
+ * The other kinds of inode.  A hard link is one more entry holding the
+ * same inode, whose i_nlink counts its entries (a directory gets none:
+ * the VFS refuses).  A symbolic link keeps its target in a kmalloc'd
+ * string (i_size bytes; Linux keeps short ones inline), freed with the
+ * inode.  Device, FIFO and socket nodes are init_special_inode's: a
+ * character device opens through its driver, the others cannot be
+ * opened (fs/vfs.h).
  *
  * Attributes: a regular file's inode->i_mapping is its address_space
  * (mmap maps it); mtime is the wall clock at creation and at each write;
@@ -95,10 +103,13 @@ struct shmem_inode_info {
 	struct list_head entries;	/* a directory's shmem_dirents */
 	uint64_t next_cookie;		/* a directory's next readdir position */
 	struct inode *parent;		/* a directory's "..", not held */
+	char *symlink;			/* a symlink's target, i_size bytes and a NUL */
 };
 
 static const struct inode_operations shmem_dir_inode_operations;
 static const struct inode_operations shmem_file_inode_operations;
+static const struct inode_operations shmem_symlink_inode_operations;
+static const struct inode_operations shmem_special_inode_operations;
 static const struct file_operations shmem_dir_operations;
 static const struct file_operations shmem_file_operations;
 static const struct address_space_operations shmem_aops;
@@ -261,11 +272,13 @@ static void shmem_evict_inode(struct inode *inode)
 		truncate_inode_pages(&info->mapping, 0);
 		shmem_recalc_inode(inode);
 	}
+	kfree(info->symlink);
 	kfree(info);
 }
 
 /* Linux's generic_delete_inode: the names hold the inodes, so an inode
- * nobody references is one that never got a name (mknod's error path). */
+ * nobody references is one that never got a name (shmem_new_child's
+ * error path). */
 static bool shmem_drop_inode(struct inode *inode)
 {
 	(void)inode;
@@ -292,11 +305,12 @@ static const struct super_operations shmem_sops = {
 };
 
 /*
- * A new inode of mode (S_IFREG or S_IFDIR and permissions) whose parent
- * is dir (NULL: the root, its own parent), held in *res; not linked yet.
+ * A new inode of mode (type and permissions) whose parent is dir (NULL:
+ * the root, its own parent), held in *res; not linked yet.  dev is a
+ * device node's number; a symlink gets its target from the caller.
  */
 static int shmem_get_inode(struct super_block *sb, struct inode *dir, umode_t mode,
-			   struct inode **res)
+			   uint32_t dev, struct inode **res)
 {
 	struct inode *inode;
 	int err = iget(sb, SHMEM_SB(sb)->next_ino++, &inode);
@@ -311,6 +325,13 @@ static int shmem_get_inode(struct super_block *sb, struct inode *dir, umode_t mo
 		inode->i_fop = &shmem_dir_operations;
 		SHMEM_I(inode)->parent = dir ? dir : inode;
 		SHMEM_I(inode)->next_cookie = 2;
+	} else if (S_ISLNK(mode)) {
+		inode->i_nlink = 1;
+		inode->i_op = &shmem_symlink_inode_operations;
+	} else if (!S_ISREG(mode)) {
+		inode->i_nlink = 1;
+		inode->i_op = &shmem_special_inode_operations;
+		init_special_inode(inode, mode, dev);
 	} else {
 		inode->i_nlink = 1;
 		inode->i_op = &shmem_file_inode_operations;
@@ -392,8 +413,10 @@ static int shmem_lookup(struct inode *dir, const char *name, struct inode **res)
 	return 0;
 }
 
-/* Make and link a new inode of mode as name in dir, held in *res. */
-static int shmem_mknod(struct inode *dir, const char *name, umode_t mode, struct inode **res)
+/* Make and link a new inode of mode (dev: a device node's number) as
+ * name in dir, held in *res. */
+static int shmem_new_child(struct inode *dir, const char *name, umode_t mode, uint32_t dev,
+			   struct inode **res)
 {
 	struct inode *inode;
 	int err;
@@ -402,7 +425,7 @@ static int shmem_mknod(struct inode *dir, const char *name, umode_t mode, struct
 		return -ENOENT;
 	if (shmem_find_entry(dir, name))
 		return -EEXIST;
-	err = shmem_get_inode(dir->i_sb, dir, mode, &inode);
+	err = shmem_get_inode(dir->i_sb, dir, mode, dev, &inode);
 	if (err)
 		return err;
 	err = shmem_add_entry(dir, name, inode);
@@ -418,16 +441,69 @@ static int shmem_mknod(struct inode *dir, const char *name, umode_t mode, struct
 
 static int shmem_create(struct inode *dir, const char *name, umode_t mode, struct inode **res)
 {
-	return shmem_mknod(dir, name, S_IFREG | (mode & S_IALLUGO), res);
+	return shmem_new_child(dir, name, S_IFREG | (mode & S_IALLUGO), 0, res);
 }
 
 static int shmem_mkdir(struct inode *dir, const char *name, umode_t mode)
 {
 	struct inode *inode;
-	int err = shmem_mknod(dir, name, S_IFDIR | (mode & S_IALLUGO), &inode);
+	int err = shmem_new_child(dir, name, S_IFDIR | (mode & S_IALLUGO), 0, &inode);
 
 	if (!err)
 		iput(inode);
+	return err;
+}
+
+static int shmem_mknod(struct inode *dir, const char *name, umode_t mode, uint32_t dev)
+{
+	struct inode *inode;
+	int err = shmem_new_child(dir, name, mode, dev, &inode);
+
+	if (!err)
+		iput(inode);
+	return err;
+}
+
+static int shmem_symlink(struct inode *dir, const char *name, const char *target)
+{
+	size_t len = strlen(target);
+	char *copy = kmalloc(len + 1, GFP_KERNEL);
+	struct inode *inode;
+	int err;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, target, len + 1);
+	err = shmem_new_child(dir, name, S_IFLNK | S_IRWXU | S_IRWXG | S_IRWXO, 0, &inode);
+	if (err) {
+		kfree(copy);
+		return err;
+	}
+	SHMEM_I(inode)->symlink = copy;
+	inode->i_size = len;
+	iput(inode);
+	return 0;
+}
+
+static int shmem_readlink(struct inode *inode, char *buf, size_t len)
+{
+	size_t n = MIN((size_t)inode->i_size, len);
+
+	memcpy(buf, SHMEM_I(inode)->symlink, n);
+	return n;
+}
+
+static int shmem_link(struct inode *old, struct inode *dir, const char *name)
+{
+	int err;
+
+	if (!dir->i_nlink)
+		return -ENOENT;
+	if (shmem_find_entry(dir, name))
+		return -EEXIST;
+	err = shmem_add_entry(dir, name, old);
+	if (!err)
+		old->i_nlink++;
 	return err;
 }
 
@@ -514,6 +590,9 @@ static int shmem_truncate(struct inode *inode, loff_t size)
 static const struct inode_operations shmem_dir_inode_operations = {
 	.lookup = shmem_lookup,
 	.create = shmem_create,
+	.mknod = shmem_mknod,
+	.symlink = shmem_symlink,
+	.link = shmem_link,
 	.mkdir = shmem_mkdir,
 	.rmdir = shmem_rmdir,
 	.unlink = shmem_unlink,
@@ -523,6 +602,15 @@ static const struct inode_operations shmem_dir_inode_operations = {
 
 static const struct inode_operations shmem_file_inode_operations = {
 	.truncate = shmem_truncate,
+	.setattr = simple_setattr,
+};
+
+static const struct inode_operations shmem_symlink_inode_operations = {
+	.readlink = shmem_readlink,
+	.setattr = simple_setattr,
+};
+
+static const struct inode_operations shmem_special_inode_operations = {
 	.setattr = simple_setattr,
 };
 
@@ -589,7 +677,7 @@ static int shmem_iterate(struct file *file, filldir_t filldir, void *ctx)
 		if (de->cookie < (uint64_t)file->f_pos)
 			continue;
 		if (filldir(ctx, de->name, strlen(de->name), de->inode->i_ino,
-			    S_ISDIR(de->inode->i_mode) ? DT_DIR : DT_REG))
+			    S_DT(de->inode->i_mode)))
 			return 0;
 		file->f_pos = de->cookie + 1;
 	}
@@ -621,7 +709,7 @@ static int shmem_fill_super(struct super_block *sb)
 	sb->s_fs_info = sbinfo;
 	sb->s_op = &shmem_sops;
 	sb->s_magic = TMPFS_MAGIC;
-	err = shmem_get_inode(sb, NULL, SHMEM_ROOT_MODE, &sb->s_root);
+	err = shmem_get_inode(sb, NULL, SHMEM_ROOT_MODE, 0, &sb->s_root);
 	if (err)
 		kfree(sbinfo);
 	return err;

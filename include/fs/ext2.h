@@ -115,8 +115,22 @@ int ext2_lookup(struct ext2_inode_info *dir, const char *name, uint32_t *ino);
  * entry consumed.  0 at the end or when filldir stopped. */
 int ext2_readdir(struct ext2_inode_info *dir, uint64_t *pos, ext2_filldir_t filldir, void *ctx);
 
-/* namei.c: mode carries permission bits only; the type is implied. */
+/* namei.c: mode carries permission bits only; the type is implied
+ * (but for ext2_mknod). */
 int ext2_create(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t *ino);
+/* A device, FIFO or socket node: mode is EXT2_S_IFCHR, _IFBLK, _IFIFO
+ * or _IFSOCK with permission bits (else -EINVAL); rdev a device's number
+ * in st_rdev's encoding (Linux's new_encode_dev), ignored for the others. */
+int ext2_mknod(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t rdev,
+	       uint32_t *ino);
+/* A symbolic link to target (1 byte to a block less one: -ENOENT,
+ * -ENAMETOOLONG), mode 0777: fast under 60 bytes, else in one block. */
+int ext2_symlink(struct ext2_inode_info *dir, const char *name, const char *target,
+		 uint32_t *ino);
+/* Another name for inode (held by the caller): -EPERM for a directory,
+ * -ENOENT when it has no links left, -EMLINK at 32000, -EXDEV when it is
+ * on another filesystem; else its link count grows. */
+int ext2_link(struct ext2_inode_info *dir, const char *name, struct ext2_inode_info *inode);
 int ext2_unlink(struct ext2_inode_info *dir, const char *name);
 int ext2_mkdir(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t *ino);
 int ext2_rmdir(struct ext2_inode_info *dir, const char *name);
@@ -163,5 +177,11 @@ int ext2_make_empty(struct ext2_inode_info *inode, uint32_t parent);
 int ext2_empty_dir(struct ext2_inode_info *inode);
 /* Check a name: 0, -ENOENT (empty) or -ENAMETOOLONG. */
 int ext2_check_name(const char *name);
+
+/* symlink.c */
+/* Store target (under a block) in the new symlink inode, not linked yet:
+ * in i_block[] under 60 bytes, else in a new block 0.  -ENAMETOOLONG,
+ * -ENOSPC, -EIO. */
+int ext2_write_symlink(struct ext2_inode_info *inode, const char *target);
 
 #endif

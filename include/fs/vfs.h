@@ -165,6 +165,19 @@ struct inode_operations {
 	 * Path walks follow it (at most 40 links: -ELOOP), readlink(2)
 	 * reads it.  Called with len up to PATH_MAX. */
 	int (*readlink)(struct inode *inode, char *buf, size_t len);
+	/* A new symbolic link name in dir whose target is the string
+	 * target, stored as given (1 to PATH_MAX - 1 bytes: the VFS checks;
+	 * a filesystem may allow fewer, -ENAMETOOLONG). */
+	int (*symlink)(struct inode *dir, const char *name, const char *target);
+	/* A new name in dir for old (held by the caller): the VFS has
+	 * checked that old is no directory, has links left and is on dir's
+	 * filesystem.  old's link count grows; -EMLINK at the
+	 * filesystem's limit. */
+	int (*link)(struct inode *old, struct inode *dir, const char *name);
+	/* A new device, FIFO or socket node: mode is S_IFCHR, S_IFBLK,
+	 * S_IFIFO or S_IFSOCK with permission bits, dev a device's number
+	 * in st_rdev's encoding (0 for a FIFO or socket). */
+	int (*mknod)(struct inode *dir, const char *name, umode_t mode, uint32_t dev);
 	/* Change the attributes attr->ia_valid names (chmod, utimensat):
 	 * update the in-core inode and write it back if the filesystem has
 	 * a backing store.  0 or -errno (-EROFS).  Optional: without it
@@ -181,6 +194,10 @@ struct iattr {
 	umode_t ia_mode;
 	uint64_t ia_mtime;
 };
+
+/* The getdents64 d_type of an inode mode (Linux's S_DT: DT_* is the
+ * S_IFMT field shifted down). */
+#define S_DT(mode)	(((mode) & S_IFMT) >> 12)
 
 /* In-core only (tmpfs, devfs, pipes): the one setattr they need. */
 int simple_setattr(struct inode *inode, const struct iattr *attr);
@@ -399,6 +416,30 @@ int vfs_mkdir(const char *path, umode_t mode);
 int vfs_rmdir(const char *path);
 int vfs_unlink(const char *path);
 int vfs_rename(const char *oldpath, const char *newpath);
+/*
+ * symlink(2): a new symbolic link path with target target (not
+ * resolved): -ENOENT for an empty target, -ENAMETOOLONG for one of
+ * PATH_MAX bytes or more; -EEXIST when path exists (a dangling link
+ * too), -ENOENT for a missing name with a trailing slash, -EPERM on a
+ * filesystem without symlinks.
+ */
+int vfs_symlink(const char *target, const char *path);
+/*
+ * link(2): newpath becomes another name of oldpath's inode (a symlink at
+ * the end of oldpath is not followed, as Linux's link(2)).  -EPERM for a
+ * directory or a filesystem without hard links, -EXDEV across
+ * filesystems, -EEXIST, -ENOENT (an inode whose links are all gone),
+ * -EMLINK.
+ */
+int vfs_link(const char *oldpath, const char *newpath);
+/*
+ * mknod(2): a new node path of mode (type and permission bits, no umask
+ * applied): S_IFREG or no type makes a regular file; S_IFCHR and S_IFBLK
+ * a device node of number dev (st_rdev's encoding); S_IFIFO, S_IFSOCK a
+ * FIFO or socket.  -EPERM for S_IFDIR or a filesystem without mknod,
+ * -EINVAL for other types, -EEXIST.
+ */
+int vfs_mknod(const char *path, umode_t mode, uint32_t dev);
 /* Make path (a directory) the working directory of current_fs(). */
 int vfs_chdir(const char *path);
 /* Read the symbolic link path names (not followed) into the kernel

@@ -97,6 +97,7 @@ struct task_struct {
 	unsigned long cmin_flt, cmaj_flt;	/* reaped children's page faults */
 	int stop_report;			/* a stop/continue wait4 has not seen: its W* status, or 0 */
 	uint64_t alarm_jiffies;			/* alarm(2): when SIGALRM is due, 0 = none */
+	uint64_t alarm_interval;		/* setitimer(ITIMER_REAL): re-arm period in ticks, 0 = once */
 };
 
 /* The user registers of a process: the frame its syscall or interrupt

@@ -166,6 +166,19 @@ int do_sigaltstack(const stack_t *ss, stack_t *oss, uint64_t sp);
  */
 int setup_rt_frame(const struct ksignal *ksig, sigset_t oldmask, struct pt_regs *regs);
 
+/*
+ * The interval timers of current (kernel/signal.c; kernel copies of
+ * getitimer and setitimer's structs).  Only ITIMER_REAL exists: the
+ * others are -EINVAL.  do_getitimer: the time left (rounded to ticks)
+ * and the interval.  do_setitimer: arm with value (it_value zero
+ * disarms; it_interval zero fires once), the old setting in *ovalue if
+ * not NULL; -EINVAL for a negative time or a tv_usec outside 0..999999.
+ * Process context.
+ */
+struct itimerval;
+int do_getitimer(int which, struct itimerval *value);
+int do_setitimer(int which, const struct itimerval *value, struct itimerval *ovalue);
+
 /* Terminate current with exit status code (W* encoding); never returns.
  * kernel/exit.c. */
 __noreturn void do_exit(int code);

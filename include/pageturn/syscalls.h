@@ -26,6 +26,8 @@ struct utsname;
 struct sysinfo;
 struct rlimit;
 struct tms;
+struct fd_set;
+struct itimerval;
 typedef struct sigaltstack stack_t;
 
 /* kernel/fs/read_write.c, open.c, stat.c, namei.c, readdir.c, pipe.c,
@@ -58,6 +60,13 @@ long sys_rmdir(const char __user *pathname);
 long sys_unlink(const char __user *pathname);
 long sys_unlinkat(int dfd, const char __user *pathname, int flag);
 long sys_rename(const char __user *oldname, const char __user *newname);
+long sys_mknod(const char __user *filename, unsigned int mode, unsigned int dev);
+long sys_mknodat(int dfd, const char __user *filename, unsigned int mode, unsigned int dev);
+long sys_symlink(const char __user *oldname, const char __user *newname);
+long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname);
+long sys_link(const char __user *oldname, const char __user *newname);
+long sys_linkat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname,
+		int flags);
 long sys_renameat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname);
 long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
 		   const char __user *newname, unsigned int flags);
@@ -87,8 +96,12 @@ long sys_utimensat(int dfd, const char __user *filename, const struct timespec _
 long sys_pipe(int __user *fildes);
 long sys_pipe2(int __user *fildes, int flags);
 long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_msecs);
-long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds, const struct timespec __user *tsp,
+long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds, struct timespec __user *tsp,
 	       const void __user *sigmask, size_t sigsetsize);
+long sys_select(int n, struct fd_set __user *inp, struct fd_set __user *outp, struct fd_set __user *exp,
+		struct timeval __user *tvp);
+long sys_pselect6(int n, struct fd_set __user *inp, struct fd_set __user *outp, struct fd_set __user *exp,
+		  struct timespec __user *tsp, void __user *sig);
 long sys_mount(const char __user *dev_name, const char __user *dir_name, const char __user *type,
 	       unsigned long flags, const void __user *data);
 long sys_statfs(const char __user *path, void __user *buf);
@@ -148,6 +161,9 @@ long sys_tkill(int pid, int sig);
 long sys_tgkill(int tgid, int pid, int sig);
 long sys_pause(void);
 long sys_alarm(unsigned int seconds);
+long sys_getitimer(int which, struct itimerval __user *value);
+long sys_setitimer(int which, const struct itimerval __user *value,
+		   struct itimerval __user *ovalue);
 
 /* kernel/sys.c, kernel/time.c */
 long sys_uname(struct utsname __user *name);

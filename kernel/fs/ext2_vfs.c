@@ -17,12 +17,15 @@
  * the truth.
  *
  * A regular file's i_mapping is the driver inode's page cache (for mmap).
- * Creating and writing a file set its mtime from the wall clock.
- * A symlink reads its target with ext2_readlink; chmod and utimensat go
- * through ext2_set_mode/ext2_set_mtime, written back with the inode.
- * Device nodes get their number from i_block (Linux's encodings: the old
- * 8:8 one in i_block[0], else the new one in i_block[1]) and the VFS's
- * init_special_inode; FIFOs and sockets load but cannot be opened.
+ * Creating a file, symlink or node and writing a file set the mtime from
+ * the wall clock.  A symlink reads its target with ext2_readlink and is
+ * made by ext2_symlink; link adds a name with ext2_link, updating the
+ * link count the VFS inode shows; chmod and utimensat go through
+ * ext2_set_mode/ext2_set_mtime, written back with the inode.  Device
+ * nodes (made by ext2_mknod) get their number from i_block (Linux's
+ * encodings: the old 8:8 one in i_block[0], else the new one in
+ * i_block[1]) and the VFS's init_special_inode; FIFOs and sockets load
+ * but cannot be opened.
  */
 #include <drivers/rtc.h>
 #include <fs/ext2.h>
@@ -154,11 +157,11 @@ static int ext2_vfs_lookup(struct inode *dir, const char *name, struct inode **r
 	return err ? err : iget(dir->i_sb, ino, res);
 }
 
-static int ext2_vfs_create(struct inode *dir, const char *name, umode_t mode, struct inode **res)
+/* The inode ino just made in dir (err: how the making went), held in
+ * *res with its mtime set from the wall clock; dir's attributes are
+ * brought up to date either way. */
+static int ext2_vfs_new_inode(struct inode *dir, int err, uint32_t ino, struct inode **res)
 {
-	uint32_t ino;
-	int err = ext2_create(EXT2_I(dir), name, mode, &ino);
-
 	ext2_update_attrs(dir);
 	if (!err)
 		err = iget(dir->i_sb, ino, res);
@@ -166,6 +169,47 @@ static int ext2_vfs_create(struct inode *dir, const char *name, umode_t mode, st
 		ext2_set_mtime(EXT2_I(*res), ktime_get_real_seconds());
 		ext2_update_attrs(*res);
 	}
+	return err;
+}
+
+static int ext2_vfs_create(struct inode *dir, const char *name, umode_t mode, struct inode **res)
+{
+	uint32_t ino = 0;
+	int err = ext2_create(EXT2_I(dir), name, mode, &ino);
+
+	return ext2_vfs_new_inode(dir, err, ino, res);
+}
+
+static int ext2_vfs_mknod(struct inode *dir, const char *name, umode_t mode, uint32_t dev)
+{
+	struct inode *inode;
+	uint32_t ino = 0;
+	int err = ext2_mknod(EXT2_I(dir), name, mode, dev, &ino);
+
+	err = ext2_vfs_new_inode(dir, err, ino, &inode);
+	if (!err)
+		iput(inode);
+	return err;
+}
+
+static int ext2_vfs_symlink(struct inode *dir, const char *name, const char *target)
+{
+	struct inode *inode;
+	uint32_t ino = 0;
+	int err = ext2_symlink(EXT2_I(dir), name, target, &ino);
+
+	err = ext2_vfs_new_inode(dir, err, ino, &inode);
+	if (!err)
+		iput(inode);
+	return err;
+}
+
+static int ext2_vfs_link(struct inode *old, struct inode *dir, const char *name)
+{
+	int err = ext2_link(EXT2_I(dir), name, EXT2_I(old));
+
+	ext2_update_attrs(dir);
+	ext2_update_attrs(old);
 	return err;
 }
 
@@ -237,6 +281,9 @@ static int ext2_vfs_setattr(struct inode *inode, const struct iattr *attr)
 static const struct inode_operations ext2_dir_inode_operations = {
 	.lookup = ext2_vfs_lookup,
 	.create = ext2_vfs_create,
+	.mknod = ext2_vfs_mknod,
+	.symlink = ext2_vfs_symlink,
+	.link = ext2_vfs_link,
 	.mkdir = ext2_vfs_mkdir,
 	.rmdir = ext2_vfs_rmdir,
 	.unlink = ext2_vfs_unlink,

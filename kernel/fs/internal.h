@@ -41,6 +41,11 @@ int vfs_rmdirat(int dfd, const char *path);
 int vfs_unlinkat(int dfd, const char *path);
 int vfs_renameat(int olddfd, const char *oldpath, int newdfd, const char *newpath);
 int vfs_readlinkat(int dfd, const char *path, char *buf, size_t len);
+/* vfs_mknod, vfs_symlink from dfd; vfs_link_inode gives the inode old
+ * (held by the caller, who keeps the reference) the name newpath. */
+int vfs_mknodat(int dfd, const char *path, umode_t mode, uint32_t dev);
+int vfs_symlinkat(const char *target, int newdfd, const char *newpath);
+int vfs_link_inode(struct inode *old, int newdfd, const char *newpath);
 
 /* open.c: a new struct file for inode (reference taken over), f_op from
  * i_fop and f_op->open run; the flags stored as F_GETFL shows them. */

@@ -39,6 +39,16 @@
  * last name up there *without* crossing mounts or following links, so a
  * mount point is recognised (-EBUSY) rather than the filesystem mounted
  * on it removed, and unlink removes a link, not its target.
+ *
+ * Making a name (mknod, symlink, link; Linux's filename_create) has one
+ * set of checks, in this order: a name that exists - a dangling symlink,
+ * ".", "..", or "/" too - is -EEXIST; a missing name followed by a slash
+ * asked for a directory, which these calls do not make: -ENOENT; then
+ * the directory must be writable (-EROFS, -EACCES).  A hard link also
+ * needs its inode on the new name's filesystem (-EXDEV), no directory
+ * (-EPERM) and with links left (-ENOENT: an unlinked file still open);
+ * link(2) does not follow a symlink it names, linkat follows it with
+ * AT_SYMLINK_FOLLOW and takes dirfd's own inode with AT_EMPTY_PATH.
  */
 #include <fs/file.h>
 #include <fs/vfs.h>
@@ -583,6 +593,142 @@ int vfs_rename(const char *oldpath, const char *newpath)
 	return vfs_renameat(AT_FDCWD, oldpath, AT_FDCWD, newpath);
 }
 
+/* --- making names: mknod, symlink, link ----------------------------------------- */
+
+/* The checks before name is made in dir (see the top of the file). */
+static int may_create_in(struct inode *dir, const char *name, bool trailing)
+{
+	struct inode *inode;
+	int err = lookup_step(dir, name, &inode);
+
+	if (!err) {
+		iput(inode);
+		return -EEXIST;
+	}
+	if (err != -ENOENT)
+		return err;
+	if (trailing)
+		return -ENOENT;
+	return may_write(dir);
+}
+
+/* The type check mknod(2) makes before anything else (Linux's may_mknod). */
+static int may_mknod(umode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case 0:
+	case S_IFREG:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
+		return 0;
+	case S_IFDIR:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+}
+
+struct mknod_args {
+	umode_t mode;
+	uint32_t dev;
+};
+
+static int mknod_in(struct inode *dir, const char *name, bool trailing, void *arg)
+{
+	const struct mknod_args *a = arg;
+	umode_t type = a->mode & S_IFMT, perm = a->mode & S_IALLUGO;
+	struct inode *inode;
+	int err = may_create_in(dir, name, trailing);
+
+	if (err)
+		return err;
+	if (type == 0 || type == S_IFREG) {
+		if (!dir->i_op->create)
+			return -EACCES;
+		err = dir->i_op->create(dir, name, perm, &inode);
+		if (!err)
+			iput(inode);
+		return err;
+	}
+	if (!dir->i_op->mknod)
+		return -EPERM;
+	return dir->i_op->mknod(dir, name, type | perm,
+				type == S_IFCHR || type == S_IFBLK ? a->dev : 0);
+}
+
+int vfs_mknodat(int dfd, const char *path, umode_t mode, uint32_t dev)
+{
+	struct mknod_args a = { mode, dev };
+	int err = may_mknod(mode);
+
+	return err ? err : on_parentat(dfd, path, mknod_in, &a);
+}
+
+int vfs_mknod(const char *path, umode_t mode, uint32_t dev)
+{
+	return vfs_mknodat(AT_FDCWD, path, mode, dev);
+}
+
+static int symlink_in(struct inode *dir, const char *name, bool trailing, void *arg)
+{
+	int err = may_create_in(dir, name, trailing);
+
+	if (err)
+		return err;
+	return dir->i_op->symlink ? dir->i_op->symlink(dir, name, arg) : -EPERM;
+}
+
+int vfs_symlinkat(const char *target, int newdfd, const char *newpath)
+{
+	if (!target)
+		return -EINVAL;
+	if (!*target)
+		return -ENOENT;
+	if (strnlen(target, PATH_MAX) == PATH_MAX)
+		return -ENAMETOOLONG;
+	return on_parentat(newdfd, newpath, symlink_in, (void *)target);
+}
+
+int vfs_symlink(const char *target, const char *path)
+{
+	return vfs_symlinkat(target, AT_FDCWD, path);
+}
+
+static int link_in(struct inode *dir, const char *name, bool trailing, void *arg)
+{
+	struct inode *old = arg;
+	int err = may_create_in(dir, name, trailing);
+
+	if (err)
+		return err;
+	if (old->i_sb != dir->i_sb)
+		return -EXDEV;
+	if (S_ISDIR(old->i_mode) || !dir->i_op->link)
+		return -EPERM;
+	if (!old->i_nlink)
+		return -ENOENT;
+	return dir->i_op->link(old, dir, name);
+}
+
+int vfs_link_inode(struct inode *old, int newdfd, const char *newpath)
+{
+	return on_parentat(newdfd, newpath, link_in, old);
+}
+
+int vfs_link(const char *oldpath, const char *newpath)
+{
+	struct inode *old;
+	int err = path_lookupat(AT_FDCWD, oldpath, 0, &old);
+
+	if (err)
+		return err;
+	err = vfs_link_inode(old, AT_FDCWD, newpath);
+	iput(old);
+	return err;
+}
+
 /* Make dir (held; the reference is taken over) current's working
  * directory, or -ENOTDIR. */
 int set_fs_pwd(struct inode *dir)
@@ -721,4 +867,73 @@ long sys_renameat(int olddfd, const char __user *oldname, int newdfd, const char
 long sys_rename(const char __user *oldname, const char __user *newname)
 {
 	return sys_renameat2(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
+}
+
+long sys_mknodat(int dfd, const char __user *filename, unsigned int mode, unsigned int dev)
+{
+	umode_t m = (mode & S_IFMT) | (mode & S_IALLUGO & ~current_fs()->umask);
+	char *path;
+	long err = may_mknod(mode);
+
+	if (err)
+		return err;
+	err = getname(filename, &path);
+	if (err)
+		return err;
+	err = vfs_mknodat(dfd, path, m, dev);
+	putname(path);
+	return err;
+}
+
+long sys_mknod(const char __user *filename, unsigned int mode, unsigned int dev)
+{
+	return sys_mknodat(AT_FDCWD, filename, mode, dev);
+}
+
+long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname)
+{
+	char *target, *path;
+	long err = getname(oldname, &target);
+
+	if (err)
+		return err;
+	err = getname(newname, &path);
+	if (!err) {
+		err = vfs_symlinkat(target, newdfd, path);
+		putname(path);
+	}
+	putname(target);
+	return err;
+}
+
+long sys_symlink(const char __user *oldname, const char __user *newname)
+{
+	return sys_symlinkat(oldname, AT_FDCWD, newname);
+}
+
+long sys_linkat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname,
+		int flags)
+{
+	struct inode *old;
+	char *path;
+	long err;
+
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = user_path_at(olddfd, oldname, (flags & AT_SYMLINK_FOLLOW ? LOOKUP_FOLLOW : 0) |
+					    (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &old);
+	if (err)
+		return err;
+	err = getname(newname, &path);
+	if (!err) {
+		err = vfs_link_inode(old, newdfd, path);
+		putname(path);
+	}
+	iput(old);
+	return err;
+}
+
+long sys_link(const char __user *oldname, const char __user *newname)
+{
+	return sys_linkat(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
 }

@@ -1,11 +1,16 @@
 /*
- * Suite "fd": the file side of the process ABI below the user-copy layer
- * (kernel/fs): descriptor tables and the descriptor calls that take no
- * user pointers (dup, dup2, dup3, fcntl, ioctl's FIOCLEX, lseek, close),
- * symbolic links in path walks, *at() walks from a descriptor, the
- * directory names getcwd returns, pipes (blocking, non-blocking, end of
- * file, broken pipe, poll), devtmpfs with the memory devices, statfs and
- * chmod.
+ * Suite "fd": the file side of the process ABI (kernel/fs): descriptor
+ * tables and the descriptor calls that take no user pointers (dup, dup2,
+ * dup3, fcntl, ioctl's FIOCLEX, lseek, close), symbolic links in path
+ * walks, *at() walks from a descriptor, the directory names getcwd
+ * returns, pipes (blocking, non-blocking, end of file, broken pipe,
+ * poll), devtmpfs with the memory devices, statfs and chmod; making
+ * names (symlink, link, mknod) on tmpfs and on the ext2 root with every
+ * error; and select, pselect6 and ppoll on pipes.
+ *
+ * The calls that take user pointers (select's sets and timeouts, the
+ * *link* calls) run with the address space, descriptor table and signal
+ * actions user_task.h lends the test task for the case.
  *
  * The test task is the boot task, a kernel thread: each case that needs
  * descriptors gives it a table of its own (dup_fd(NULL)) and takes it
@@ -17,6 +22,7 @@
  * mounted on /tmp/fd-dev.  Both mounts stay (there is no umount), as the
  * tmpfs suite's /tmp/small does.
  */
+#include <asm/uaccess.h>
 #include <fs/devfs.h>
 #include <fs/file.h>
 #include <fs/poll.h>
@@ -24,11 +30,17 @@
 #include <pageturn/ktest.h>
 #include <pageturn/printk.h>
 #include <pageturn/sched.h>
+#include <pageturn/signal.h>
 #include <pageturn/string.h>
 #include <pageturn/syscalls.h>
+#include <pageturn/time.h>
 #include <uapi/errno.h>
 #include <uapi/ioctls.h>
 #include <uapi/magic.h>
+#include <uapi/select.h>
+#include <uapi/time.h>
+
+#include "user_task.h"
 
 #define SYM_MNT		"/tmp/fd-sym"
 #define DEV_MNT		"/tmp/fd-dev"
@@ -568,4 +580,426 @@ KTEST(fd, devtmpfs_and_attrs)
 		KTEST_EXPECT_EQ(t, notify_change(inode, &attr), -EPERM);
 		iput(inode);
 	}
+}
+
+/* --- making names: symlink, link, mknod ------------------------------------------- */
+
+/* base/name in buf. */
+static const char *in_dir(char *buf, size_t size, const char *base, const char *name)
+{
+	snprintf(buf, size, "%s/%s", base, name);
+	return buf;
+}
+
+struct find_type {
+	const char *name;
+	int d_type;		/* -1: not listed */
+};
+
+static int find_type_filldir(void *ctx, const char *name, unsigned int name_len, uint64_t ino,
+			     unsigned int d_type)
+{
+	struct find_type *f = ctx;
+
+	(void)ino;
+	if (name_len == strlen(f->name) && !memcmp(name, f->name, name_len))
+		f->d_type = d_type;
+	return 0;
+}
+
+/* The d_type readdir gives name in directory dir, -1 if it is not there. */
+static int listed_type(const char *dir, const char *name)
+{
+	struct find_type f = { name, -1 };
+	struct file *file;
+
+	if (vfs_open(dir, O_RDONLY | O_DIRECTORY, 0, &file))
+		return -1;
+	vfs_readdir(file, find_type_filldir, &f);
+	vfs_close(file);
+	return f.d_type;
+}
+
+/* symlink, link and mknod in the new directory base, on a filesystem
+ * other than other's (for -EXDEV); everything is removed again. */
+static void make_names_in(struct ktest *t, const char *base, const char *other)
+{
+	static const char *const names[] = { "f", "s", "dangling", "slow", "h", "s2", "fifo",
+					     "null", "reg" };
+	char p1[96], p2[96], buf[128], target[101];
+	struct kstat st, st2;
+	struct file *f = NULL;
+	unsigned int i;
+
+	KTEST_EXPECT_EQ(t, vfs_mkdir(base, 0755), 0);
+	in_dir(p1, sizeof(p1), base, "f");
+	KTEST_EXPECT_EQ(t, vfs_open(p1, O_RDWR | O_CREAT, 0644, &f), 0);
+	if (!f)
+		goto out;
+	KTEST_EXPECT_EQ(t, vfs_write(f, "data", 4), 4);
+	vfs_close(f);
+
+	/* Symbolic links: made, read, followed; lstat sees the link. */
+	KTEST_EXPECT_EQ(t, vfs_symlink("f", in_dir(p1, sizeof(p1), base, "s")), 0);
+	KTEST_EXPECT_EQ(t, vfs_lstat(p1, &st), 0);
+	KTEST_EXPECT_EQ(t, st.mode, S_IFLNK | 0777);
+	KTEST_EXPECT_EQ(t, st.size, 1);
+	KTEST_EXPECT_EQ(t, vfs_stat(p1, &st), 0);
+	KTEST_EXPECT_EQ(t, vfs_stat(in_dir(p2, sizeof(p2), base, "f"), &st2), 0);
+	KTEST_EXPECT_EQ(t, st.ino, st2.ino);
+	memset(buf, 0, sizeof(buf));
+	KTEST_EXPECT_EQ(t, vfs_readlink(p1, buf, sizeof(buf)), 1);
+	KTEST_EXPECT_STREQ(t, buf, "f");
+	KTEST_EXPECT_EQ(t, listed_type(base, "s"), DT_LNK);
+	memset(target, 'x', 100);
+	target[100] = '\0';
+	KTEST_EXPECT_EQ(t, vfs_symlink(target, in_dir(p1, sizeof(p1), base, "slow")), 0);
+	memset(buf, 0, sizeof(buf));
+	KTEST_EXPECT_EQ(t, vfs_readlink(p1, buf, sizeof(buf)), 100);
+	KTEST_EXPECT_STREQ(t, buf, target);
+	KTEST_EXPECT_EQ(t, vfs_symlink("nothing", in_dir(p1, sizeof(p1), base, "dangling")), 0);
+	/* Errors: an existing name (a dangling link too, ".", the root), an
+	 * empty target, a trailing slash on a new name. */
+	KTEST_EXPECT_EQ(t, vfs_symlink("x", p1), -EEXIST);
+	KTEST_EXPECT_EQ(t, vfs_symlink("x", in_dir(p1, sizeof(p1), base, "s")), -EEXIST);
+	KTEST_EXPECT_EQ(t, vfs_symlink("x", base), -EEXIST);
+	KTEST_EXPECT_EQ(t, vfs_symlink("x", in_dir(p1, sizeof(p1), base, ".")), -EEXIST);
+	KTEST_EXPECT_EQ(t, vfs_symlink("x", "/"), -EEXIST);
+	KTEST_EXPECT_EQ(t, vfs_symlink("", in_dir(p1, sizeof(p1), base, "e")), -ENOENT);
+	KTEST_EXPECT_EQ(t, vfs_symlink("x", in_dir(p1, sizeof(p1), base, "new/")), -ENOENT);
+	KTEST_EXPECT_EQ(t, vfs_symlink("x", in_dir(p1, sizeof(p1), base, "no/such")), -ENOENT);
+
+	/* Hard links: one inode, two names; a link names the symlink. */
+	KTEST_EXPECT_EQ(t, vfs_link(in_dir(p1, sizeof(p1), base, "f"),
+				    in_dir(p2, sizeof(p2), base, "h")), 0);
+	KTEST_EXPECT_EQ(t, vfs_stat(p2, &st), 0);
+	KTEST_EXPECT_EQ(t, st.ino, st2.ino);
+	KTEST_EXPECT_EQ(t, st.nlink, 2);
+	KTEST_EXPECT_EQ(t, vfs_link(p1, p2), -EEXIST);
+	KTEST_EXPECT_EQ(t, vfs_link(in_dir(p1, sizeof(p1), base, "s"),
+				    in_dir(p2, sizeof(p2), base, "s2")), 0);
+	KTEST_EXPECT_EQ(t, vfs_lstat(p2, &st), 0);
+	KTEST_EXPECT(t, S_ISLNK(st.mode));
+	KTEST_EXPECT_EQ(t, st.nlink, 2);
+	KTEST_EXPECT_EQ(t, vfs_link(base, in_dir(p2, sizeof(p2), base, "d")), -EPERM);
+	KTEST_EXPECT_EQ(t, vfs_link(in_dir(p1, sizeof(p1), base, "f"), other), -EXDEV);
+	KTEST_EXPECT_EQ(t, vfs_link(p1, in_dir(p2, sizeof(p2), base, "new/")), -ENOENT);
+	KTEST_EXPECT_EQ(t, vfs_link(in_dir(p1, sizeof(p1), base, "missing"), p2), -ENOENT);
+	KTEST_EXPECT_EQ(t, vfs_link(in_dir(p1, sizeof(p1), base, "f/"), p2), -ENOTDIR);
+	/* The data stays reachable through the other name. */
+	KTEST_EXPECT_EQ(t, vfs_unlink(in_dir(p1, sizeof(p1), base, "f")), 0);
+	KTEST_EXPECT_EQ(t, vfs_stat(in_dir(p2, sizeof(p2), base, "h"), &st), 0);
+	KTEST_EXPECT_EQ(t, st.nlink, 1);
+	KTEST_EXPECT_EQ(t, vfs_open(p2, O_RDONLY, 0, &f), 0);
+	if (f) {
+		memset(buf, 0, sizeof(buf));
+		KTEST_EXPECT_EQ(t, vfs_read(f, buf, sizeof(buf)), 4);
+		KTEST_EXPECT_STREQ(t, buf, "data");
+		vfs_close(f);
+	}
+	KTEST_EXPECT_EQ(t, vfs_stat(in_dir(p1, sizeof(p1), base, "s"), &st), -ENOENT);
+	KTEST_EXPECT_EQ(t, vfs_link(in_dir(p2, sizeof(p2), base, "h"),
+				    in_dir(p1, sizeof(p1), base, "f")), 0);
+
+	/* Nodes: a FIFO (cannot be opened), a character device that opens
+	 * its driver, a regular file; the types mknod refuses. */
+	KTEST_EXPECT_EQ(t, vfs_mknod(in_dir(p1, sizeof(p1), base, "fifo"), S_IFIFO | 0644, 0), 0);
+	KTEST_EXPECT_EQ(t, vfs_stat(p1, &st), 0);
+	KTEST_EXPECT_EQ(t, st.mode, S_IFIFO | 0644);
+	KTEST_EXPECT_EQ(t, vfs_open(p1, O_RDONLY, 0, &f), -ENXIO);
+	KTEST_EXPECT_EQ(t, listed_type(base, "fifo"), DT_FIFO);
+	KTEST_EXPECT_EQ(t, vfs_mknod(in_dir(p1, sizeof(p1), base, "null"), S_IFCHR | 0666,
+				     MKDEV(1, 3)), 0);
+	KTEST_EXPECT_EQ(t, vfs_stat(p1, &st), 0);
+	KTEST_EXPECT_EQ(t, st.mode, S_IFCHR | 0666);
+	KTEST_EXPECT_EQ(t, st.rdev, MKDEV(1, 3));
+	KTEST_EXPECT_EQ(t, listed_type(base, "null"), DT_CHR);
+	KTEST_EXPECT_EQ(t, vfs_open(p1, O_RDWR, 0, &f), 0);
+	if (f) {
+		KTEST_EXPECT_EQ(t, vfs_write(f, "gone", 4), 4);
+		KTEST_EXPECT_EQ(t, vfs_read(f, buf, sizeof(buf)), 0);
+		vfs_close(f);
+	}
+	KTEST_EXPECT_EQ(t, vfs_mknod(p1, S_IFCHR | 0666, MKDEV(1, 3)), -EEXIST);
+	KTEST_EXPECT_EQ(t, vfs_mknod(in_dir(p1, sizeof(p1), base, "reg"), 0640, 0), 0);
+	KTEST_EXPECT_EQ(t, vfs_stat(p1, &st), 0);
+	KTEST_EXPECT_EQ(t, st.mode, S_IFREG | 0640);
+	KTEST_EXPECT_EQ(t, listed_type(base, "reg"), DT_REG);
+	KTEST_EXPECT_EQ(t, vfs_mknod(in_dir(p1, sizeof(p1), base, "d"), S_IFDIR | 0755, 0), -EPERM);
+	KTEST_EXPECT_EQ(t, vfs_mknod(p1, S_IFMT | 0644, 0), -EINVAL);
+out:
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		KTEST_EXPECT_EQ(t, vfs_unlink(in_dir(p1, sizeof(p1), base, names[i])), 0);
+	KTEST_EXPECT_EQ(t, vfs_rmdir(base), 0);
+}
+
+KTEST(fd, symlink_link_mknod)
+{
+	make_names_in(t, "/tmp/fd-names", "/fd-xdev");
+	make_names_in(t, "/fd-names", "/tmp/fd-xdev");
+	/* Filesystems without these operations. */
+	KTEST_EXPECT_EQ(t, vfs_symlink("x", "/proc/x"), -EACCES);
+	KTEST_EXPECT_EQ(t, vfs_link("/proc/meminfo", "/proc/m"), -EACCES);
+}
+
+/* --- select, pselect6, ppoll ------------------------------------------------------- */
+
+/* Where the select case keeps its arguments in the user page. */
+#define U_IN		0
+#define U_OUT		128
+#define U_EX		256
+#define U_TIME		384	/* a timeval or timespec */
+#define U_PACK		416	/* pselect6's sigset_argpack */
+#define U_MASK		448
+#define U_POLLFD	464
+
+/* Put a set of the given descriptors (-1 ends the list) at off. */
+static void put_set(const struct ktest_user *u, unsigned long off, const int *fds)
+{
+	fd_set set;
+
+	memset(&set, 0, sizeof(set));
+	for (; *fds >= 0; fds++)
+		set.fds_bits[*fds / __NFDBITS] |= 1ul << (*fds % __NFDBITS);
+	copy_to_user(ktest_uptr(u, off), &set, sizeof(set));
+}
+
+static unsigned long get_set_word(const struct ktest_user *u, unsigned long off)
+{
+	unsigned long w = ~0ul;
+
+	copy_from_user(&w, ktest_uptr(u, off), sizeof(w));
+	return w;
+}
+
+static void put_timeval(const struct ktest_user *u, int64_t sec, long usec)
+{
+	struct timeval tv = { sec, usec };
+
+	copy_to_user(ktest_uptr(u, U_TIME), &tv, sizeof(tv));
+}
+
+static struct timeval get_timeval(const struct ktest_user *u)
+{
+	struct timeval tv = { -1, -1 };
+
+	copy_from_user(&tv, ktest_uptr(u, U_TIME), sizeof(tv));
+	return tv;
+}
+
+static void put_timespec(const struct ktest_user *u, int64_t sec, long nsec)
+{
+	struct timespec ts = { sec, nsec };
+
+	copy_to_user(ktest_uptr(u, U_TIME), &ts, sizeof(ts));
+}
+
+static struct timespec get_timespec(const struct ktest_user *u)
+{
+	struct timespec ts = { -1, -1 };
+
+	copy_from_user(&ts, ktest_uptr(u, U_TIME), sizeof(ts));
+	return ts;
+}
+
+KTEST(fd, select_pselect6_ppoll)
+{
+	struct pipe_writer w = { NULL, false };
+	struct file *p[2] = { NULL, NULL };
+	struct task_struct *task;
+	struct ktest_user u;
+	void __user *uin, *uout, *uex, *utime;
+	struct pollfd pfd;
+	struct timeval tv;
+	struct timespec ts;
+	sigset_t mask;
+	char buf[4];
+	int rfd, wfd;
+	uint64_t j;
+	struct {
+		const sigset_t *p;
+		size_t size;
+	} pack;
+
+	if (!ktest_user_begin(t, &u))
+		goto out;
+	uin = ktest_uptr(&u, U_IN);
+	uout = ktest_uptr(&u, U_OUT);
+	uex = ktest_uptr(&u, U_EX);
+	utime = ktest_uptr(&u, U_TIME);
+	KTEST_EXPECT_EQ(t, create_pipe_files(p, O_NONBLOCK), 0);
+	if (!p[0])
+		goto out;
+	rfd = get_unused_fd_install(p[0], 0);
+	wfd = get_unused_fd_install(p[1], 0);
+	KTEST_EXPECT(t, rfd == 0 && wfd == 1);
+
+	/* An empty pipe: only the write end is ready; the time left is
+	 * written back. */
+	put_set(&u, U_IN, (int[]){ rfd, -1 });
+	put_set(&u, U_OUT, (int[]){ wfd, -1 });
+	put_set(&u, U_EX, (int[]){ rfd, wfd, -1 });
+	put_timeval(&u, 5, 0);
+	KTEST_EXPECT_EQ(t, sys_select(2, uin, uout, uex, utime), 1);
+	KTEST_EXPECT_EQ(t, get_set_word(&u, U_IN), 0);
+	KTEST_EXPECT_EQ(t, get_set_word(&u, U_OUT), 1ul << wfd);
+	KTEST_EXPECT_EQ(t, get_set_word(&u, U_EX), 0);
+	tv = get_timeval(&u);
+	KTEST_EXPECT(t, tv.tv_sec == 4 || (tv.tv_sec == 5 && tv.tv_usec == 0));
+	/* Data: both ends count, one bit each; bits at n and above are
+	 * ignored and come back clear; a huge n is cut to the table. */
+	KTEST_EXPECT_EQ(t, vfs_write(p[1], "x", 1), 1);
+	put_set(&u, U_IN, (int[]){ rfd, 5, -1 });
+	put_set(&u, U_OUT, (int[]){ wfd, -1 });
+	KTEST_EXPECT_EQ(t, sys_select(2, uin, uout, NULL, NULL), 2);
+	KTEST_EXPECT_EQ(t, get_set_word(&u, U_IN), 1ul << rfd);
+	KTEST_EXPECT_EQ(t, get_set_word(&u, U_OUT), 1ul << wfd);
+	put_set(&u, U_IN, (int[]){ rfd, -1 });
+	KTEST_EXPECT_EQ(t, sys_select(FD_SETSIZE * 4, uin, NULL, NULL, NULL), 1);
+	/* Errors: a descriptor not open, n < 0, bad times, bad pointers. */
+	put_set(&u, U_IN, (int[]){ rfd, 7, -1 });
+	KTEST_EXPECT_EQ(t, sys_select(8, uin, NULL, NULL, NULL), -EBADF);
+	KTEST_EXPECT_EQ(t, sys_select(-1, NULL, NULL, NULL, NULL), -EINVAL);
+	put_timeval(&u, 0, -1);
+	KTEST_EXPECT_EQ(t, sys_select(0, NULL, NULL, NULL, utime), -EINVAL);
+	put_timeval(&u, -1, 0);
+	KTEST_EXPECT_EQ(t, sys_select(0, NULL, NULL, NULL, utime), -EINVAL);
+	KTEST_EXPECT_EQ(t, sys_select(1, (void *)0x10, NULL, NULL, NULL), -EFAULT);
+	KTEST_EXPECT_EQ(t, sys_select(0, NULL, NULL, NULL, (void *)0x10), -EFAULT);
+	/* A tv_usec past a second is carried, as Linux does: -1 s and
+	 * 1.03 s is 30 ms, which run out (written back as 0). */
+	KTEST_EXPECT_EQ(t, vfs_read(p[0], buf, 1), 1);
+	put_set(&u, U_IN, (int[]){ rfd, -1 });
+	put_timeval(&u, -1, USEC_PER_SEC + 30000);
+	j = jiffies;
+	KTEST_EXPECT_EQ(t, sys_select(1, uin, NULL, NULL, utime), 0);
+	KTEST_EXPECT(t, jiffies - j >= 3);
+	KTEST_EXPECT_EQ(t, get_set_word(&u, U_IN), 0);
+	tv = get_timeval(&u);
+	KTEST_EXPECT(t, tv.tv_sec == 0 && tv.tv_usec == 0);
+	/* Sleeping without a timeout until a writer in another task. */
+	w.file = get_file(p[1]);
+	task = kthread_create(late_writer, &w, "fd-select");
+	KTEST_EXPECT(t, task != NULL);
+	if (task) {
+		wake_up_process(task);
+		put_set(&u, U_IN, (int[]){ rfd, -1 });
+		KTEST_EXPECT_EQ(t, sys_select(1, uin, NULL, NULL, NULL), 1);
+		KTEST_EXPECT_EQ(t, get_set_word(&u, U_IN), 1ul << rfd);
+		while (!w.done)
+			msleep(5);
+	} else {
+		vfs_close(w.file);
+	}
+	KTEST_EXPECT_EQ(t, vfs_read(p[0], buf, 4), 4);
+
+	/* A pending signal ends a wait (restarted or -EINTR by do_signal);
+	 * pselect6's mask blocks it for the call only. */
+	KTEST_EXPECT_EQ(t, send_sig(SIGUSR1, current), 0);
+	put_set(&u, U_IN, (int[]){ rfd, -1 });
+	KTEST_EXPECT_EQ(t, sys_select(1, uin, NULL, NULL, NULL), -ERESTARTNOHAND);
+	mask = sigmask(SIGUSR1);
+	copy_to_user(ktest_uptr(&u, U_MASK), &mask, sizeof(mask));
+	pack.p = ktest_uptr(&u, U_MASK);
+	pack.size = sizeof(sigset_t);
+	copy_to_user(ktest_uptr(&u, U_PACK), &pack, sizeof(pack));
+	put_timespec(&u, 0, 20 * 1000 * 1000);
+	KTEST_EXPECT_EQ(t, sys_pselect6(1, uin, NULL, NULL, utime, ktest_uptr(&u, U_PACK)), 0);
+	ts = get_timespec(&u);
+	KTEST_EXPECT(t, ts.tv_sec == 0 && ts.tv_nsec == 0);
+	KTEST_EXPECT_EQ(t, current->blocked, 0);
+	KTEST_EXPECT(t, signal_pending(current));
+	current->pending = 0;
+	pack.size = 4;
+	copy_to_user(ktest_uptr(&u, U_PACK), &pack, sizeof(pack));
+	KTEST_EXPECT_EQ(t, sys_pselect6(1, uin, NULL, NULL, NULL, ktest_uptr(&u, U_PACK)), -EINVAL);
+	put_timespec(&u, 0, NSEC_PER_SEC);
+	KTEST_EXPECT_EQ(t, sys_pselect6(1, uin, NULL, NULL, utime, NULL), -EINVAL);
+	/* The reader gone: the write end is writable (POLLERR); the writer
+	 * gone: the read end is readable (POLLHUP). */
+	KTEST_EXPECT_EQ(t, sys_close(rfd), 0);
+	put_set(&u, U_OUT, (int[]){ wfd, -1 });
+	KTEST_EXPECT_EQ(t, sys_select(2, NULL, uout, NULL, NULL), 1);
+	KTEST_EXPECT_EQ(t, sys_close(wfd), 0);
+	KTEST_EXPECT_EQ(t, create_pipe_files(p, O_NONBLOCK), 0);
+	if (p[0]) {
+		rfd = get_unused_fd_install(p[0], 0);
+		vfs_close(p[1]);
+		put_set(&u, U_IN, (int[]){ rfd, -1 });
+		KTEST_EXPECT_EQ(t, sys_select(rfd + 1, uin, NULL, NULL, NULL), 1);
+		/* ppoll writes the time left back too. */
+		pfd.fd = wfd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		copy_to_user(ktest_uptr(&u, U_POLLFD), &pfd, sizeof(pfd));
+		put_timespec(&u, 0, 30 * 1000 * 1000);
+		KTEST_EXPECT_EQ(t, sys_ppoll(ktest_uptr(&u, U_POLLFD), 1, utime, NULL, 0), 1);
+		copy_from_user(&pfd, ktest_uptr(&u, U_POLLFD), sizeof(pfd));
+		KTEST_EXPECT_EQ(t, pfd.revents, POLLNVAL);
+		ts = get_timespec(&u);
+		KTEST_EXPECT(t, ts.tv_sec == 0 && ts.tv_nsec > 0 && ts.tv_nsec <= 30 * 1000 * 1000);
+		pfd.fd = rfd;
+		copy_to_user(ktest_uptr(&u, U_POLLFD), &pfd, sizeof(pfd));
+		put_timespec(&u, 0, 30 * 1000 * 1000);
+		KTEST_EXPECT_EQ(t, sys_ppoll(ktest_uptr(&u, U_POLLFD), 1, utime, NULL, 0), 1);
+		copy_from_user(&pfd, ktest_uptr(&u, U_POLLFD), sizeof(pfd));
+		KTEST_EXPECT_EQ(t, pfd.revents, POLLHUP);
+	}
+out:
+	ktest_user_end(&u);
+}
+
+/* linkat from user space: the flags, AT_EMPTY_PATH and AT_SYMLINK_FOLLOW,
+ * and an open file whose last name went (-ENOENT). */
+KTEST(fd, linkat_flags)
+{
+	struct ktest_user u;
+	void __user *la, *lb, *ls, *empty;
+	struct kstat st, lst;
+	struct file *f = NULL;
+	int fd;
+
+	if (!ktest_user_begin(t, &u))
+		goto out;
+	la = ktest_uptr(&u, 0);
+	lb = ktest_uptr(&u, 16);
+	ls = ktest_uptr(&u, 32);
+	empty = ktest_uptr(&u, 48);
+	copy_to_user(la, "/tmp/fd-la", 11);
+	copy_to_user(lb, "/tmp/fd-lb", 11);
+	copy_to_user(ls, "/tmp/fd-ls", 11);
+	copy_to_user(empty, "", 1);
+	KTEST_EXPECT_EQ(t, vfs_open("/tmp/fd-la", O_RDWR | O_CREAT | O_EXCL, 0644, &f), 0);
+	if (!f)
+		goto out;
+	fd = get_unused_fd_install(f, 0);
+	KTEST_EXPECT_EQ(t, sys_symlink(la, ls), 0);
+	KTEST_EXPECT_EQ(t, sys_linkat(AT_FDCWD, ls, AT_FDCWD, lb, 0x1), -EINVAL);
+	/* AT_SYMLINK_FOLLOW links the target, not the link. */
+	KTEST_EXPECT_EQ(t, sys_linkat(AT_FDCWD, ls, AT_FDCWD, lb, AT_SYMLINK_FOLLOW), 0);
+	KTEST_EXPECT_EQ(t, vfs_lstat("/tmp/fd-lb", &lst), 0);
+	KTEST_EXPECT_EQ(t, vfs_stat("/tmp/fd-la", &st), 0);
+	KTEST_EXPECT_EQ(t, lst.ino, st.ino);
+	KTEST_EXPECT_EQ(t, st.nlink, 2);
+	KTEST_EXPECT_EQ(t, sys_unlink(lb), 0);
+	KTEST_EXPECT_EQ(t, sys_link(ls, lb), 0);
+	KTEST_EXPECT_EQ(t, vfs_lstat("/tmp/fd-lb", &lst), 0);
+	KTEST_EXPECT(t, S_ISLNK(lst.mode));
+	KTEST_EXPECT_EQ(t, sys_unlink(lb), 0);
+	/* AT_EMPTY_PATH: the open file itself gets a name... */
+	KTEST_EXPECT_EQ(t, sys_linkat(fd, empty, AT_FDCWD, lb, 0), -ENOENT);
+	KTEST_EXPECT_EQ(t, sys_linkat(fd, empty, AT_FDCWD, lb, AT_EMPTY_PATH), 0);
+	KTEST_EXPECT_EQ(t, vfs_stat("/tmp/fd-lb", &lst), 0);
+	KTEST_EXPECT_EQ(t, lst.ino, st.ino);
+	/* ...but not once it has no name left. */
+	KTEST_EXPECT_EQ(t, sys_unlink(la), 0);
+	KTEST_EXPECT_EQ(t, sys_unlink(lb), 0);
+	KTEST_EXPECT_EQ(t, sys_linkat(fd, empty, AT_FDCWD, lb, AT_EMPTY_PATH), -ENOENT);
+	KTEST_EXPECT_EQ(t, sys_unlink(ls), 0);
+	KTEST_EXPECT_EQ(t, sys_mknod(la, S_IFIFO | 0666, 0), 0);
+	KTEST_EXPECT_EQ(t, vfs_stat("/tmp/fd-la", &st), 0);
+	KTEST_EXPECT_EQ(t, st.mode, S_IFIFO | 0644);	/* umask 022 applied */
+	KTEST_EXPECT_EQ(t, sys_unlink(la), 0);
+out:
+	ktest_user_end(&u);
 }

@@ -1,7 +1,8 @@
 /*
- * Host unit tests for ext2's symbolic links and attribute changes
- * (kernel/fs/ext2/symlink.c, ext2_set_mode and ext2_set_mtime), on the
- * fake machine of fake_machine.c, as test_ext2.c runs the rest of ext2.
+ * Host unit tests for ext2's symbolic links, hard links, device nodes and
+ * attribute changes (kernel/fs/ext2/symlink.c, ext2_symlink, ext2_link,
+ * ext2_mknod, ext2_set_mode and ext2_set_mtime), on the fake machine of
+ * fake_machine.c, as test_ext2.c runs the rest of ext2.
  *
  * mke2fs -d copies a staging directory holding symlinks of every kind:
  * fast ones (the target in the inode), slow ones (the target in a data
@@ -9,7 +10,16 @@
  * targets.  ext2_readlink must return each target exactly, cut to a
  * short buffer, and refuse a file that is no link; unlinking a slow link
  * must free its block (e2fsck -fn stays clean); chmod and mtime changes
- * must reach the disk and survive a remount.  At 1, 2 and 4 KiB blocks.
+ * must reach the disk and survive a remount.
+ *
+ * The driver's own links, made on that image, must satisfy e2fsck -fn
+ * (which checks a symlink's size against the NUL after its target, link
+ * counts against the names, device inodes' block maps) and read the
+ * same through debugfs as through the driver after a remount: fast,
+ * slow and longest symlinks; hard links across directories, the data
+ * readable through each, the inode freed only with the last name;
+ * character, block, FIFO and socket nodes with device numbers in both of
+ * Linux's encodings.  At 1, 2 and 4 KiB blocks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,10 +40,14 @@
 
 #define MKE2FS "/usr/sbin/mke2fs"
 #define E2FSCK "/usr/sbin/e2fsck"
+#define DEBUGFS "/usr/sbin/debugfs"
+
+/* Linux's new_encode_dev, the encoding st_rdev and mknod(2) use. */
+#define NEW_DEV(ma, mi)	(((mi) & 0xff) | ((ma) << 8) | (((mi) & ~0xffu) << 12))
 
 static char tmpdir[64], staging[128], image[128];
-static char long_target[4096];
-static struct fake_disk disks[32], *dp;
+static char long_target[4096 + 1];	/* up to a 4 KiB block's worth, and a NUL */
+static struct fake_disk disks[64], *dp;	/* one per mount */
 
 static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void run(const char *fmt, ...)
@@ -199,6 +213,214 @@ static void test_set_attrs(void **state)
 	unmount(sbi);
 }
 
+/* debugfs's "stat" of path on the image must print a line holding want. */
+static void debugfs_stat_has(const char *path, const char *want)
+{
+	run(DEBUGFS " -R 'stat %s' %s 2>/dev/null | grep -qF '%s'", path, image, want);
+}
+
+/* The inode named name in directory dir, held. */
+static struct ext2_inode_info *child(struct ext2_sb_info *sbi, struct ext2_inode_info *dir,
+				     const char *name)
+{
+	struct ext2_inode_info *inode;
+	uint32_t ino;
+	int err;
+
+	assert_int_equal(ext2_lookup(dir, name, &ino), 0);
+	inode = ext2_iget(sbi, ino, &err);
+	assert_non_null(inode);
+	return inode;
+}
+
+/* ext2_symlink: both kinds, the longest target, the errors; e2fsck and
+ * debugfs agree with the driver after a remount. */
+static void test_make_symlinks(void **state)
+{
+	unsigned int bs = block_size(state);
+	struct ext2_sb_info *sbi;
+	struct ext2_inode_info *root, *inode;
+	char want[64];
+	uint32_t ino;
+	int err;
+	uint32_t free_blocks;
+
+	make_image(bs);
+	sbi = mount_image();
+	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
+	assert_non_null(root);
+	free_blocks = sbi->s_es->s_free_blocks_count;
+	assert_int_equal(ext2_symlink(root, "new_fast", "dir/file", &ino), 0);
+	assert_int_equal(ext2_symlink(root, "new_59", target_of_len(59), &ino), 0);
+	/* Fast links own no block. */
+	assert_int_equal(sbi->s_es->s_free_blocks_count, free_blocks);
+	assert_int_equal(ext2_symlink(root, "new_60", target_of_len(60), &ino), 0);
+	assert_int_equal(ext2_symlink(root, "new_max", target_of_len(bs - 1), &ino), 0);
+	assert_int_equal(ext2_symlink(root, "too_long", target_of_len(bs), &ino), -ENAMETOOLONG);
+	assert_int_equal(ext2_symlink(root, "empty", "", &ino), -ENOENT);
+	assert_int_equal(ext2_symlink(root, "fast", "x", &ino), -EEXIST);
+	inode = child(sbi, root, "dir");
+	assert_int_equal(ext2_symlink(inode, "up", "../fast", &ino), 0);
+	ext2_iput(inode);
+	inode = child(sbi, root, "new_60");
+	assert_int_equal(inode->i_raw.i_mode, EXT2_S_IFLNK | 0777);
+	assert_int_equal(inode->i_raw.i_links_count, 1);
+	assert_int_equal(inode->i_raw.i_blocks, bs / 512);
+	ext2_iput(inode);
+	expect_link(sbi, "new_fast", "dir/file");
+	expect_link(sbi, "new_max", target_of_len(bs - 1));
+	ext2_iput(root);
+	unmount(sbi);
+	fsck_clean();
+	debugfs_stat_has("/new_fast", "Fast link dest: \"dir/file\"");
+	snprintf(want, sizeof(want), "Fast link dest: \"%s\"", target_of_len(59));
+	debugfs_stat_has("/new_59", want);
+	debugfs_stat_has("/new_60", "Type: symlink");
+
+	sbi = mount_image();
+	expect_link(sbi, "new_fast", "dir/file");
+	expect_link(sbi, "new_59", target_of_len(59));
+	expect_link(sbi, "new_60", target_of_len(60));
+	expect_link(sbi, "new_max", target_of_len(bs - 1));
+	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
+	assert_non_null(root);
+	/* Removing them gives the slow links' blocks back. */
+	assert_int_equal(ext2_unlink(root, "new_fast"), 0);
+	assert_int_equal(ext2_unlink(root, "new_60"), 0);
+	assert_int_equal(ext2_unlink(root, "new_max"), 0);
+	ext2_iput(root);
+	unmount(sbi);
+	fsck_clean();
+}
+
+/* ext2_link: names in two directories for one file, the errors, and the
+ * inode freed with its last name. */
+static void test_hard_links(void **state)
+{
+	static const char data[] = "linked data\n";
+	struct ext2_sb_info *sbi;
+	struct ext2_inode_info *root, *dir, *file, *inode;
+	uint32_t ino, file_ino, free_inodes;
+	char buf[32];
+	int err;
+
+	make_image(block_size(state));
+	sbi = mount_image();
+	free_inodes = sbi->s_es->s_free_inodes_count;
+	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
+	assert_non_null(root);
+	dir = child(sbi, root, "dir");
+	assert_int_equal(ext2_create(root, "f", 0644, &file_ino), 0);
+	file = ext2_iget(sbi, file_ino, &err);
+	assert_non_null(file);
+	assert_int_equal(ext2_write(file, 0, data, sizeof(data)), sizeof(data));
+	assert_int_equal(ext2_link(root, "g", file), 0);
+	assert_int_equal(ext2_link(dir, "h", file), 0);
+	assert_int_equal(file->i_raw.i_links_count, 3);
+	/* Errors: an existing name, a directory, the link limit. */
+	assert_int_equal(ext2_link(root, "g", file), -EEXIST);
+	assert_int_equal(ext2_link(root, "dir2", dir), -EPERM);
+	file->i_raw.i_links_count = 32000;
+	assert_int_equal(ext2_link(root, "i", file), -EMLINK);
+	file->i_raw.i_links_count = 3;
+	/* A symlink can have several names too. */
+	inode = child(sbi, root, "fast");
+	assert_int_equal(ext2_link(dir, "fast2", inode), 0);
+	ext2_iput(inode);
+	assert_int_equal(ext2_lookup(dir, "h", &ino), 0);
+	assert_int_equal(ino, file_ino);
+	ext2_iput(file);
+	ext2_iput(dir);
+	ext2_iput(root);
+	unmount(sbi);
+	fsck_clean();
+	debugfs_stat_has("/dir/h", "Links: 3");
+
+	/* After a remount: the data through another name; removing two
+	 * names keeps the inode. */
+	sbi = mount_image();
+	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
+	assert_non_null(root);
+	dir = child(sbi, root, "dir");
+	assert_int_equal(ext2_unlink(root, "f"), 0);
+	assert_int_equal(ext2_unlink(root, "g"), 0);
+	file = child(sbi, dir, "h");
+	assert_int_equal(file->i_raw.i_links_count, 1);
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(ext2_read(file, 0, buf, sizeof(buf)), sizeof(data));
+	assert_string_equal(buf, data);
+	ext2_iput(file);
+	expect_link(sbi, "fast", "dir/file");
+	ext2_iput(dir);
+	ext2_iput(root);
+	unmount(sbi);
+	fsck_clean();
+
+	/* The last name: the inode goes. */
+	sbi = mount_image();
+	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
+	assert_non_null(root);
+	dir = child(sbi, root, "dir");
+	assert_int_equal(ext2_unlink(dir, "h"), 0);
+	assert_int_equal(ext2_unlink(dir, "fast2"), 0);
+	ext2_iput(dir);
+	ext2_iput(root);
+	assert_int_equal(sbi->s_es->s_free_inodes_count, free_inodes);
+	unmount(sbi);
+	fsck_clean();
+}
+
+/* ext2_mknod: each type, both device encodings, read back by debugfs. */
+static void test_mknod(void **state)
+{
+	struct ext2_sb_info *sbi;
+	struct ext2_inode_info *root, *inode;
+	uint32_t ino;
+	int err;
+
+	make_image(block_size(state));
+	sbi = mount_image();
+	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
+	assert_non_null(root);
+	assert_int_equal(ext2_mknod(root, "null", EXT2_S_IFCHR | 0666, NEW_DEV(1, 3), &ino), 0);
+	assert_int_equal(ext2_mknod(root, "big", EXT2_S_IFCHR | 0600, NEW_DEV(300, 70000), &ino),
+			 0);
+	assert_int_equal(ext2_mknod(root, "disk", EXT2_S_IFBLK | 0660, NEW_DEV(8, 1), &ino), 0);
+	assert_int_equal(ext2_mknod(root, "fifo", EXT2_S_IFIFO | 0644, 0, &ino), 0);
+	assert_int_equal(ext2_mknod(root, "sock", EXT2_S_IFSOCK | 0755, 0, &ino), 0);
+	assert_int_equal(ext2_mknod(root, "reg", EXT2_S_IFREG | 0644, 0, &ino), -EINVAL);
+	assert_int_equal(ext2_mknod(root, "dir", EXT2_S_IFCHR | 0644, 0, &ino), -EEXIST);
+	inode = child(sbi, root, "null");
+	assert_int_equal(inode->i_raw.i_block[0], 0x103);
+	assert_int_equal(inode->i_raw.i_block[1], 0);
+	ext2_iput(inode);
+	inode = child(sbi, root, "big");
+	assert_int_equal(inode->i_raw.i_block[0], 0);
+	assert_int_equal(inode->i_raw.i_block[1], NEW_DEV(300, 70000));
+	ext2_iput(inode);
+	ext2_iput(root);
+	unmount(sbi);
+	fsck_clean();
+	debugfs_stat_has("/null", "Device major/minor number: 01:03");
+	debugfs_stat_has("/big", "Device major/minor number: 300:70000");
+	debugfs_stat_has("/disk", "Type: block special");
+	debugfs_stat_has("/fifo", "Type: FIFO");
+	debugfs_stat_has("/sock", "Type: socket");
+
+	sbi = mount_image();
+	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
+	assert_non_null(root);
+	inode = child(sbi, root, "fifo");
+	assert_int_equal(inode->i_raw.i_mode, EXT2_S_IFIFO | 0644);
+	ext2_iput(inode);
+	assert_int_equal(ext2_unlink(root, "null"), 0);
+	assert_int_equal(ext2_unlink(root, "big"), 0);
+	assert_int_equal(ext2_unlink(root, "fifo"), 0);
+	ext2_iput(root);
+	unmount(sbi);
+	fsck_clean();
+}
+
 #define PER_BS(fn) \
 	cmocka_unit_test_prestate(fn, (void *)1024), \
 	cmocka_unit_test_prestate(fn, (void *)2048), \
@@ -210,11 +432,15 @@ int main(void)
 		PER_BS(test_readlink),
 		PER_BS(test_unlink_links),
 		PER_BS(test_set_attrs),
+		PER_BS(test_make_symlinks),
+		PER_BS(test_hard_links),
+		PER_BS(test_mknod),
 	};
 	int failed;
 
-	if (access(MKE2FS, X_OK) || access(E2FSCK, X_OK)) {
-		fprintf(stderr, "test_ext2_symlink: needs " MKE2FS " and " E2FSCK " (e2fsprogs)\n");
+	if (access(MKE2FS, X_OK) || access(E2FSCK, X_OK) || access(DEBUGFS, X_OK)) {
+		fprintf(stderr, "test_ext2_symlink: needs " MKE2FS ", " E2FSCK " and " DEBUGFS
+			" (e2fsprogs)\n");
 		return 1;
 	}
 	fake_machine_init();

@@ -87,6 +87,15 @@ check "rm -r" sh -c 'rm -r /tmp/a && ! test -e /tmp/a'
 check "readlink of an applet link on ext2" same "$(readlink /bin/sh)" "/bin/busybox"
 check "a program started through a symbolic link" same "$(/bin/echo through-a-link)" "through-a-link"
 check "chmod and stat -c %a" same "$(chmod 640 /tmp/f && stat -c %a /tmp/f)" "640"
+check "ln -s on tmpfs, and readlink" same "$(ln -s /tmp/f /tmp/l && readlink /tmp/l)" "/tmp/f"
+check "reading through a new symbolic link" same "$(head -n 1 /tmp/l)" "abc"
+check "ln -s on ext2 starts a program through it" same "$(ln -s /bin/busybox /root/echo && /root/echo through-a-new-link)" "through-a-new-link"
+check "ln makes a hard link: stat -c %h is 2" same "$(ln /tmp/f /tmp/h && stat -c %h /tmp/f)" "2"
+check "ln -f replaces a name" same "$(ln -sf /etc/hostname /tmp/l && readlink /tmp/l)" "/etc/hostname"
+check "a hard link to another filesystem fails" sh -c '! ln /tmp/f /root/f 2>/dev/null'
+check "mkfifo makes a FIFO" same "$(mkfifo /tmp/p && stat -c %F /tmp/p)" "fifo"
+check "cp -a copies a symbolic link as a link" same "$(cp -a /tmp/l /tmp/l2 && readlink /tmp/l2)" "/etc/hostname"
+rm -f /tmp/l /tmp/l2 /tmp/h /tmp/p /root/echo
 check "tar of /etc lists hostname" sh -c 'tar -cf /tmp/t.tar -C /etc . && tar -tf /tmp/t.tar | grep -q hostname'
 rm -f /tmp/f /tmp/t.tar
 check "ls /bin shows the applet links" test "$(ls /bin | wc -l)" -gt 50

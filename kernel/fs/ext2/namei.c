@@ -1,12 +1,19 @@
 /*
- * ext2: operations on names (Linux's namei.c): create, unlink, mkdir,
- * rmdir and rename, built from the directory primitives of dir.c and the
- * allocators of alloc.c.
+ * ext2: operations on names (Linux's namei.c): create, mknod, symlink,
+ * link, unlink, mkdir, rmdir and rename, built from the directory
+ * primitives of dir.c and the allocators of alloc.c.
  *
- * Link counts follow Unix: a file has one link per name; a directory has
- * one from its parent's entry, one from its own "." and one from each
- * subdirectory's "..".  Nothing is freed here: dropping the last link
- * leaves the inode to ext2_iput(), which frees it once nobody holds it.
+ * Link counts follow Unix: a file has one link per name (link adds one,
+ * up to EXT2_LINK_MAX); a directory has one from its parent's entry, one
+ * from its own "." and one from each subdirectory's "..", and no other
+ * names.  Nothing is freed here: dropping the last link leaves the inode
+ * to ext2_iput(), which frees it once nobody holds it.
+ *
+ * A new inode is complete before its name is added: a directory has its
+ * "." and ".." block, a symlink its target (symlink.c), a device node its
+ * number in i_block[] (Linux's encodings: the old 8:8 one in i_block[0]
+ * when major and minor are both below 256, else the new one in
+ * i_block[1]).  So a failure leaves no name to a half-made inode.
  *
  * Each operation checks everything that can fail before it changes the
  * disk where it can.  What can still fail half way (a full disk, an I/O
@@ -48,10 +55,55 @@ static bool is_dot_or_dotdot(const char *name)
 	return !strcmp(name, ".") || !strcmp(name, "..");
 }
 
-/* Allocate an inode of mode and link it as name in dir; the inode is
- * returned held, with *ino its number. */
+/* What a new inode holds besides its mode: a symlink's target, a
+ * device's number (st_rdev's encoding). */
+struct new_inode_data {
+	const char *target;
+	uint32_t rdev;
+};
+
+/* Store a device number as Linux's ext2_write_inode does. */
+static void set_rdev(struct ext2_inode_info *inode, uint32_t rdev)
+{
+	unsigned int major = (rdev & 0xfff00) >> 8;
+	unsigned int minor = (rdev & 0xff) | ((rdev >> 12) & 0xfff00);
+
+	if (major < 256 && minor < 256) {
+		inode->i_raw.i_block[0] = (major << 8) | minor;
+		inode->i_raw.i_block[1] = 0;
+	} else {
+		inode->i_raw.i_block[0] = 0;
+		inode->i_raw.i_block[1] = rdev;
+		inode->i_raw.i_block[2] = 0;
+	}
+	ext2_mark_inode_dirty(inode);
+}
+
+/* Fill the new inode, not linked yet, as its type needs. */
+static int init_child(struct ext2_inode_info *dir, struct ext2_inode_info *inode,
+		      const struct new_inode_data *data)
+{
+	switch (inode->i_raw.i_mode & EXT2_S_IFMT) {
+	case EXT2_S_IFDIR:
+		inode->i_raw.i_links_count = 2;
+		return ext2_make_empty(inode, dir->i_ino);
+	case EXT2_S_IFLNK:
+		return ext2_write_symlink(inode, data->target);
+	case EXT2_S_IFCHR:
+	case EXT2_S_IFBLK:
+		set_rdev(inode, data->rdev);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Allocate an inode of mode, fill it (data: NULL for a regular file or
+ * directory) and link it as name in dir; the inode is returned held,
+ * with *ino its number. */
 static int new_child(struct ext2_inode_info *dir, const char *name, unsigned int mode,
-		     uint32_t *ino, struct ext2_inode_info **inodep)
+		     const struct new_inode_data *data, uint32_t *ino,
+		     struct ext2_inode_info **inodep)
 {
 	struct ext2_inode_info *inode;
 	int err;
@@ -62,10 +114,7 @@ static int new_child(struct ext2_inode_info *dir, const char *name, unsigned int
 	inode = ext2_iget(dir->i_sb, *ino, &err);
 	if (!inode)
 		return err;
-	if (EXT2_S_ISDIR(mode)) {
-		inode->i_raw.i_links_count = 2;
-		err = ext2_make_empty(inode, dir->i_ino);
-	}
+	err = init_child(dir, inode, data);
 	if (!err)
 		err = ext2_add_link(dir, name, *ino, mode);
 	if (err) {
@@ -84,10 +133,81 @@ int ext2_create(struct ext2_inode_info *dir, const char *name, unsigned int mode
 
 	if (err)
 		return err;
-	err = new_child(dir, name, EXT2_S_IFREG | (mode & 07777), ino, &inode);
+	err = new_child(dir, name, EXT2_S_IFREG | (mode & 07777), NULL, ino, &inode);
 	if (err)
 		return err;
 	ext2_iput(inode);
+	return 0;
+}
+
+int ext2_mknod(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t rdev,
+	       uint32_t *ino)
+{
+	struct new_inode_data data = { NULL, rdev };
+	struct ext2_inode_info *inode;
+	int err;
+
+	switch (mode & EXT2_S_IFMT) {
+	case EXT2_S_IFCHR:
+	case EXT2_S_IFBLK:
+	case EXT2_S_IFIFO:
+	case EXT2_S_IFSOCK:
+		break;
+	default:
+		return -EINVAL;
+	}
+	err = may_create(dir, name);
+	if (err)
+		return err;
+	err = new_child(dir, name, mode & (EXT2_S_IFMT | 07777), &data, ino, &inode);
+	if (err)
+		return err;
+	ext2_iput(inode);
+	return 0;
+}
+
+int ext2_symlink(struct ext2_inode_info *dir, const char *name, const char *target,
+		 uint32_t *ino)
+{
+	struct new_inode_data data = { target, 0 };
+	struct ext2_inode_info *inode;
+	size_t len = strlen(target);
+	int err;
+
+	if (len == 0)
+		return -ENOENT;
+	if (len >= dir->i_sb->s_blocksize)
+		return -ENAMETOOLONG;
+	err = may_create(dir, name);
+	if (err)
+		return err;
+	err = new_child(dir, name, EXT2_S_IFLNK | 0777, &data, ino, &inode);
+	if (err)
+		return err;
+	ext2_iput(inode);
+	return 0;
+}
+
+int ext2_link(struct ext2_inode_info *dir, const char *name, struct ext2_inode_info *inode)
+{
+	int err = may_create(dir, name);
+
+	if (err)
+		return err;
+	if (inode->i_sb != dir->i_sb)
+		return -EXDEV;
+	if (EXT2_S_ISDIR(inode->i_raw.i_mode))
+		return -EPERM;
+	if (inode->i_raw.i_links_count == 0)
+		return -ENOENT;
+	if (inode->i_raw.i_links_count >= EXT2_LINK_MAX)
+		return -EMLINK;
+	err = ext2_add_link(dir, name, inode->i_ino, inode->i_raw.i_mode);
+	if (err)
+		return err;
+	inode->i_raw.i_links_count++;
+	inode->i_raw.i_ctime = inode->i_sb->s_es->s_wtime;
+	ext2_mark_inode_dirty(inode);
 	return 0;
 }
 
@@ -100,7 +220,7 @@ int ext2_mkdir(struct ext2_inode_info *dir, const char *name, unsigned int mode,
 		return err;
 	if (dir->i_raw.i_links_count >= EXT2_LINK_MAX)
 		return -EMLINK;
-	err = new_child(dir, name, EXT2_S_IFDIR | (mode & 07777), ino, &inode);
+	err = new_child(dir, name, EXT2_S_IFDIR | (mode & 07777), NULL, ino, &inode);
 	if (err)
 		return err;
 	dir->i_raw.i_links_count++;

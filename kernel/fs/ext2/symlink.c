@@ -1,5 +1,6 @@
 /*
- * ext2: reading symbolic links (Linux's fs/ext2/symlink.c).
+ * ext2: symbolic links (Linux's fs/ext2/symlink.c and the symlink half of
+ * ext2_symlink in namei.c).
  *
  * A link's target is its data, i_size bytes without a NUL.  A short
  * target (under 60 bytes) is a "fast" symlink, kept in the inode itself
@@ -9,6 +10,12 @@
  * data block: i_blocks, less an extended-attribute block if it has one
  * (ext2_inode_is_fast_symlink).  A size that does not fit its kind, or
  * a slow link without its block, is corruption: -EIO with one line.
+ *
+ * Writing a target follows the same rule, so e2fsck (which wants the
+ * byte after the target, in i_block[] or in the block, to be a NUL)
+ * accepts both kinds: a fast target goes into the zeroed i_block[] of a
+ * new inode; a slow one into a new data block, zeroed first, written
+ * through the buffer cache, where readlink reads it.
  */
 #include <fs/ext2.h>
 #include <pageturn/printk.h>
@@ -56,4 +63,33 @@ corrupt:
 	pr_err("ext2: %s: symlink %u: bad size %llu or block map\n", sbi->s_bdev->name,
 	       inode->i_ino, (unsigned long long)size);
 	return -EIO;
+}
+
+int ext2_write_symlink(struct ext2_inode_info *inode, const char *target)
+{
+	struct ext2_sb_info *sbi = inode->i_sb;
+	size_t len = strlen(target);
+	struct buffer_head *bh;
+	uint32_t block;
+	int err;
+
+	if (len >= sbi->s_blocksize)
+		return -ENAMETOOLONG;
+	if (len < sizeof(inode->i_raw.i_block)) {
+		memset(inode->i_raw.i_block, 0, sizeof(inode->i_raw.i_block));
+		memcpy(inode->i_raw.i_block, target, len);
+	} else {
+		err = ext2_get_block(inode, 0, true, &block, NULL);
+		if (err)
+			return err;
+		bh = __getblk(sbi->s_bdev, block, sbi->s_blocksize);
+		if (!bh)
+			return -ENOMEM;
+		memset(bh->b_data, 0, sbi->s_blocksize);
+		memcpy(bh->b_data, target, len);
+		mark_buffer_dirty(bh);
+		brelse(bh);
+	}
+	ext2_set_isize(inode, len);
+	return 0;
 }
