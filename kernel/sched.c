@@ -351,11 +351,13 @@ long schedule_timeout_interruptible(long timeout)
 unsigned long nr_running(void)
 {
 	uint64_t flags = local_irq_save();
-	unsigned long n = current != &init_task;	/* the idle task does not count */
+	/* The idle task does not count, though it queues itself whenever
+	 * cpu_idle() hands over; nor does a task halted in schedule(). */
+	unsigned long n = current != &init_task && current->state == TASK_RUNNING;
 	struct task_struct *p;
 
 	list_for_each_entry(p, &run_queue, run_list)
-		n++;
+		n += p != &init_task;
 	local_irq_restore(flags);
 	return n;
 }

@@ -10,6 +10,7 @@ shell session typed on the serial console.
 import glob
 import hashlib
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -47,7 +48,8 @@ def all_suites_pass(firmware):
         r"^ok \d+ boot$", r"^ok \d+ timer$", r"^ok \d+ traps$", r"^ok \d+ console$",
         r"^ok \d+ mm$", r"^ok \d+ slab$", r"^ok \d+ block$", r"^ok \d+ lru$", r"^ok \d+ proc$",
         r"^ok \d+ ext2$", r"^ok \d+ rootfs$", r"^ok \d+ writeback$", r"^ok \d+ vfs$",
-        r"^ok \d+ tmpfs$", r"^ok \d+ sched$",
+        r"^ok \d+ tmpfs$", r"^ok \d+ sched$", r"^ok \d+ memory$", r"^ok \d+ fd$",
+        r"^ok \d+ signal$", r"^ok \d+ itimer$",
         r"# ktest: \d+ suites, 0 failed: PASS",
     ]
 
@@ -287,10 +289,68 @@ def user_test_names():
                   if os.path.basename(p) not in ("runner.c", "testlib.c"))
 
 
+# user/tests/faults.c: each kind of fault its children make, and the
+# signal the kernel must kill the child with.
+FAULT_KINDS = {
+    "ud2": "SIGILL", "divide_error": "SIGFPE", "text_write": "SIGSEGV",
+    "null_write": "SIGSEGV", "nx_mmap": "SIGSEGV", "nx_stack": "SIGSEGV",
+    "direct_map_read": "SIGSEGV", "kernel_text_read": "SIGSEGV", "stack_overflow": "SIGSEGV",
+}
+# What faults prints for each child it saw killed: the kernel's line to come.
+FAULT_EXPECT = re.compile(r"^# expect console \((\w+)\): (\S+)\[(\d+)\]: killed by (SIG[A-Z]+) "
+                          r"at 0x([0-9a-f]+)(?:\.\.0x([0-9a-f]+))?, rip 0x([0-9a-f]+)$")
+# The kernel's line for a process a fault killed (kernel/signal.c).
+KILLED_LINE = re.compile(r"^(\S+)\[(\d+)\]: killed by (SIG[A-Z]+) at 0x([0-9a-f]+), "
+                         r"rip 0x([0-9a-f]+)$")
+
+
+def fault_kill_problems(session):
+    """Exactly one kernel console line for each child user/tests/faults.c
+    saw killed, naming the program, the child's pid, the signal, the
+    faulting address (or one in the range faults computed) and the rip;
+    and no such line for any other process of that program."""
+    expected = {}
+    for line in session.lines:
+        m = FAULT_EXPECT.match(line)
+        if m:
+            kind, comm, pid, sig, lo, hi, rip = m.groups()
+            expected.setdefault(kind, []).append(
+                (comm, int(pid), sig, int(lo, 16), int(hi or lo, 16), int(rip, 16)))
+    killed = [m.groups() for m in map(KILLED_LINE.match, session.lines) if m]
+    problems = []
+    pids = set()
+    for kind, want_sig in FAULT_KINDS.items():
+        if len(expected.get(kind, [])) != 1:
+            problems.append("faults printed %d expectations for its %s child, not one"
+                            % (len(expected.get(kind, [])), kind))
+            continue
+        comm, pid, sig, lo, hi, rip = expected[kind][0]
+        pids.add((comm, pid))
+        if sig != want_sig:
+            problems.append("faults' %s child died of %s, not %s" % (kind, sig, want_sig))
+        lines = [k for k in killed if k[0] == comm and int(k[1]) == pid]
+        if len(lines) != 1:
+            problems.append("%d console lines for %s[%d] (%s), expected exactly one"
+                            % (len(lines), comm, pid, kind))
+            continue
+        _, _, got_sig, addr, got_rip = lines[0]
+        if (got_sig != sig or not lo <= int(addr, 16) <= hi or int(got_rip, 16) != rip):
+            problems.append("%s[%d] (%s): the console says %s at 0x%s, rip 0x%s; expected %s "
+                            "at 0x%x..0x%x, rip 0x%x" % (comm, pid, kind, got_sig, addr, got_rip,
+                                                          sig, lo, hi, rip))
+    comms = {comm for comm, _ in pids}
+    for comm, pid, sig, addr, rip in killed:
+        if comm in comms and (comm, int(pid)) not in pids:
+            problems.append("an unexpected console line: %s[%s]: killed by %s at 0x%s, rip 0x%s"
+                            % (comm, pid, sig, addr, rip))
+    return problems
+
+
 def user_tests_case():
     """init runs /usr/tests/runner all and powers off: every test must end
     as the runner's table expects (demand_paging maps 256 MiB, hence
-    -m 512M) and the summary must count them all."""
+    -m 512M) and the summary must count them all; each child the faults
+    test saw killed must have its one kernel console line."""
     names = user_test_names()
     return QemuCase(
         "user_tests_bios", "init=/sbin/init -- /usr/tests/runner all", mem="512M", timeout=300,
@@ -299,7 +359,7 @@ def user_tests_case():
                [r"^user tests: %d passed, 0 failed$" % len(names),
                 r"^init: /usr/tests/runner finished: exit status 0$",
                 r"^init: powering off$"],
-        reject=USER_REJECT)
+        reject=USER_REJECT, check=fault_kill_problems)
 
 
 def user_busybox_case(build):

@@ -40,11 +40,13 @@ struct test {
 	int signal;             /* 0: must exit with status 0; else must die of it */
 };
 
-/* The order of "all": simple system calls first, then memory, processes, files. */
+/* The order of "all": simple system calls and faults first, then memory,
+ * processes, files, and last the tools' numbers against the kernel's. */
 static const struct test tests[] = {
 	{ "enosys", 0 },
 	{ "efault", 0 },
 	{ "kernel_read", SIGSEGV },
+	{ "faults", 0 },
 	{ "fork_cow", 0 },
 	{ "wait_status", 0 },
 	{ "exec_args", 0 },
@@ -55,6 +57,7 @@ static const struct test tests[] = {
 	{ "file_mmap", 0 },
 	{ "enoexec", 0 },
 	{ "sh_script", 0 },
+	{ "tool_numbers", 0 },
 };
 #define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
 

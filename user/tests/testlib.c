@@ -51,6 +51,13 @@ int tap_check(int cond, const char *what, const char *fmt, ...)
 	return 0;
 }
 
+void tap_skip(const char *what, const char *reason)
+{
+	line_buffered();
+	checks++;
+	printf("ok %d - %s # skip %s\n", checks, what, reason);
+}
+
 void tap_note(const char *fmt, ...)
 {
 	va_list ap;

@@ -25,6 +25,12 @@
 int tap_check(int cond, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * A check that cannot be made here: print "ok N - what # skip reason"
+ * (TAP's skip directive; it counts as passed).
+ */
+void tap_skip(const char *what, const char *reason);
+
 /* A "# ..." diagnostic line. */
 void tap_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
