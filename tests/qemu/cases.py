@@ -15,7 +15,7 @@ import shutil
 import struct
 import subprocess
 
-from harness import EXIT_FAIL, EXIT_PANIC, QemuCase
+from harness import EXIT_FAIL, EXIT_PANIC, Keys, QemuCase
 import fbcheck
 import psf
 
@@ -426,6 +426,21 @@ def user_shell_case(build):
         reject=USER_REJECT)
 
 
+def user_keyboard_case():
+    """The same shell, typed on the PS/2 keyboard (QMP send-key): the
+    keyboard driver's scan codes, Shift, Enter and Ctrl-C reach the
+    console TTY like serial input, and the echo and output show on the
+    serial console too."""
+    return QemuCase(
+        "user_keyboard_bios", "", timeout=180, script=[
+            (PROMPT, Keys("echo Typed-$((6*7)) | tr a-z A-Z\n")), (r"^TYPED-42$", None),
+            (PROMPT, Keys("sleep 100\n")), (r"sleep 100\n", Keys("\x03"), 1.5),
+            (PROMPT, Keys("echo $?\n")), (r"^130$", None),
+            (PROMPT, Keys("poweroff\n")),
+        ],
+        expect=[r"^init: powering off$"], reject=USER_REJECT)
+
+
 def cases(build):
     cmd_all = "test=all loglevel=abc no_such_option=1"
     return [
@@ -517,4 +532,5 @@ def cases(build):
         user_tests_case(),
         user_busybox_case(build),
         user_shell_case(build),
+        user_keyboard_case(),
     ]

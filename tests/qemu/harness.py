@@ -60,8 +60,44 @@ class QemuCase:
         # function returning them, called when the boot starts.  Each step
         # waits until regex (re.M) matches the console output that follows
         # the previous step's match, unfinished lines included; then, after
-        # pause seconds, types text on the serial port (None: types nothing).
+        # pause seconds, types text on the serial port (None: types nothing),
+        # or on the PS/2 keyboard when text is a Keys.
         self.script = script
+
+
+class Keys(str):
+    """Script text typed on the emulated PS/2 keyboard (QMP send-key)
+    instead of the serial port.  "\x03" is Ctrl-C."""
+
+
+# QEMU qcodes for the characters a script may type on the keyboard:
+# (qcode, shifted).
+_KEY_QCODES = {" ": ("spc", False), "\n": ("ret", False), "-": ("minus", False),
+               "=": ("equal", False), ".": ("dot", False), "/": ("slash", False),
+               ",": ("comma", False), ";": ("semicolon", False), "'": ("apostrophe", False),
+               "|": ("backslash", True), "$": ("4", True), "(": ("9", True), ")": ("0", True),
+               "*": ("8", True), "+": ("equal", True), ">": ("dot", True), "<": ("comma", True),
+               "_": ("minus", True), ":": ("semicolon", True), '"': ("apostrophe", True),
+               "?": ("slash", True), "!": ("1", True), "&": ("7", True)}
+
+
+def key_events(text):
+    """The QMP send-key key lists that type text, one list per character."""
+    events = []
+    for ch in text:
+        if ch == "\x03":
+            keys = ["ctrl", "c"]
+        elif ch.isdigit() or ("a" <= ch <= "z"):
+            keys = [ch]
+        elif "A" <= ch <= "Z":
+            keys = ["shift", ch.lower()]
+        elif ch in _KEY_QCODES:
+            code, shifted = _KEY_QCODES[ch]
+            keys = ["shift", code] if shifted else [code]
+        else:
+            raise ValueError("no key for %r" % ch)
+        events.append([{"type": "qcode", "data": k} for k in keys])
+    return events
 
 
 class QMP:
@@ -193,8 +229,11 @@ class Session:
             time.sleep(pause)
             if text is not None:
                 try:
-                    self.send_serial(text.encode(), pace=TYPING_PACE)
-                except OSError as e:
+                    if isinstance(text, Keys):
+                        self.send_keys(text)
+                    else:
+                        self.send_serial(text.encode(), pace=TYPING_PACE)
+                except (OSError, RuntimeError, ValueError) as e:
                     self.problems.append("console script step %d: typing %r: %s" % (i, text, e))
                     return
 
@@ -219,6 +258,16 @@ class Session:
 
     def stop(self):
         self.proc.kill()
+
+    def send_keys(self, text):
+        """Type text on the PS/2 keyboard, one key press per character."""
+        qmp = QMP(self.qmp_path)
+        try:
+            for keys in key_events(text):
+                qmp.command("send-key", keys=keys)
+                time.sleep(TYPING_PACE)
+        finally:
+            qmp.close()
 
     def send_serial(self, data, pace=0):
         """Type bytes on the serial port; with pace, one byte every pace seconds."""
