@@ -840,12 +840,6 @@ static uint64_t timeval_to_jiffies(const struct timeval *tv)
 	       ((uint64_t)tv->tv_usec * HZ + USEC_PER_SEC - 1) / USEC_PER_SEC;
 }
 
-static void jiffies_to_timeval(uint64_t j, struct timeval *tv)
-{
-	tv->tv_sec = j / HZ;
-	tv->tv_usec = j % HZ * (USEC_PER_SEC / HZ);
-}
-
 /* current's ITIMER_REAL, interrupts disabled: a timer that is due but
  * has not fired yet shows 1 microsecond, as on Linux. */
 static void get_real_timer(struct itimerval *value)

@@ -390,12 +390,6 @@ long sys_setrlimit(unsigned int resource, const struct rlimit __user *rlim)
 	return do_prlimit(current, resource, &r, NULL);
 }
 
-static void ticks_to_timeval(uint64_t ticks, struct timeval *tv)
-{
-	tv->tv_sec = ticks / HZ;
-	tv->tv_usec = ticks % HZ * (USEC_PER_SEC / HZ);
-}
-
 void getrusage(struct task_struct *p, int who, struct rusage *r)
 {
 	uint64_t utime = 0, stime = 0;
@@ -416,8 +410,8 @@ void getrusage(struct task_struct *p, int who, struct rusage *r)
 		utime += p->cutime;
 		stime += p->cstime;
 	}
-	ticks_to_timeval(utime, &r->ru_utime);
-	ticks_to_timeval(stime, &r->ru_stime);
+	jiffies_to_timeval(utime, &r->ru_utime);
+	jiffies_to_timeval(stime, &r->ru_stime);
 }
 
 /* getrusage(2) of the caller (RUSAGE_SELF, _THREAD) or its reaped

@@ -55,13 +55,7 @@
 #include <uapi/errno.h>
 #include <uapi/time.h>
 
-#define TICK_NSEC		(NSEC_PER_SEC / HZ)
 #define KTIME_MAX		INT64_MAX
-
-static bool timespec_valid(const struct timespec *ts)
-{
-	return ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < NSEC_PER_SEC;
-}
 
 /* A valid timespec in ns, saturating at KTIME_MAX (Linux's
  * timespec64_to_ktime). */

@@ -67,7 +67,6 @@
 #define POLLIN_SET		(POLLRDNORM | POLLRDBAND | POLLIN | POLLHUP | POLLERR)
 #define POLLOUT_SET		(POLLWRBAND | POLLWRNORM | POLLOUT | POLLERR)
 #define POLLEX_SET		(POLLPRI)
-#define TICK_NSEC		(NSEC_PER_SEC / HZ)
 #define ENTRIES_PER_PAGE	((PAGE_SIZE - sizeof(struct poll_table_page)) / \
 				 sizeof(struct poll_table_entry))
 
