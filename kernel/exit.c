@@ -83,6 +83,10 @@ static void forget_original_parent(struct task_struct *father)
 			list_add_tail(&p->sibling, &reaper->children);
 		else
 			INIT_LIST_HEAD(&p->sibling);
+		/* A zombie already told its old parent; tell init, which
+		 * reaps on SIGCHLD, as Linux does when it reparents one. */
+		if (reaper && p->exit_state == EXIT_ZOMBIE && p->exit_signal)
+			do_notify_parent(p, p->exit_signal);
 	}
 	if (reaper)
 		wake_up_parent(reaper);
