@@ -4,8 +4,9 @@ Kernel-side tests run through `test=` (KTAP on the serial console); the
 harness checks the QEMU exit status, the boot report and, for the crash
 cases, the panic report: vector name, CR2, registers and a backtrace that
 names the function that faulted.  The user_* cases boot /sbin/init and
-judge user programs: the test runner's verdicts, a busybox script, and a
-shell session typed on the serial console.
+judge user programs: the test runner's verdicts, a busybox script, a
+shell session typed on the serial console and on the PS/2 keyboard, and
+that shell as the VGA text screen and the UEFI framebuffer show it.
 """
 import glob
 import hashlib
@@ -14,6 +15,7 @@ import re
 import shutil
 import struct
 import subprocess
+import time
 
 from harness import EXIT_FAIL, EXIT_PANIC, Keys, QemuCase
 import fbcheck
@@ -111,6 +113,15 @@ def fb_screen_case(build, name, medium="cdrom"):
                     check=check)
 
 
+def vga_rows(path):
+    """The characters of a dump of VGA text memory (character, attribute
+    pairs), one string per screen row."""
+    with open(path, "rb") as f:
+        cells = f.read()
+    return [bytes(cells[(r * VGA_COLS + c) * 2] for c in range(VGA_COLS)).decode("latin-1")
+            for r in range(VGA_ROWS)]
+
+
 def vga_screen_case():
     """BIOS: VGA text memory (character, attribute pairs at 0xb8000),
     read through QMP's pmemsave and decoded row by row."""
@@ -122,10 +133,7 @@ def vga_screen_case():
         path = os.path.join(session.workdir, "vga.bin")
         if not os.path.exists(path):
             return ["VGA text memory was not saved"]
-        with open(path, "rb") as f:
-            cells = f.read()
-        rows = [bytes(cells[(r * VGA_COLS + c) * 2] for c in range(VGA_COLS)).decode("latin-1")
-                for r in range(VGA_ROWS)]
+        rows = vga_rows(path)
         return ["VGA text: %s" % p for p in screen_problems(lambda text: any(text in r for r in rows))]
 
     return QemuCase("vga_text_bios", "test=console,console.screen_pattern",
@@ -441,6 +449,99 @@ def user_keyboard_case():
         expect=[r"^init: powering off$"], reject=USER_REJECT)
 
 
+# The user_screen cases: a command typed on the PS/2 keyboard, what it
+# prints, and how long the harness waits for the screen to show it after
+# the serial console did.
+SCREEN_COMMAND = "echo SCREEN-$((40+2))"
+SCREEN_OUTPUT = "SCREEN-42"
+SCREEN_WAIT = 10
+
+
+def shell_screen_problems(session, nr_rows, line_is):
+    """The screen must show the shell as the serial console does: the
+    prompt line with SCREEN_COMMAND (taken from the serial console, its
+    escape sequences cleaned), under it SCREEN_OUTPUT, under that the next
+    prompt, each row holding that text alone, so that no byte of an escape
+    sequence the shell wrote (its cursor query after each prompt, say) was
+    drawn.  line_is(row, text): does row show exactly text and then blanks?"""
+    prompt_line = next((l for l in reversed(session.lines) if l.endswith("# " + SCREEN_COMMAND)),
+                       None)
+    if prompt_line is None:
+        return ["the serial console never showed the prompt line with %r" % SCREEN_COMMAND]
+    prompt = prompt_line[:-len(SCREEN_COMMAND)]
+    rows = [r for r in range(nr_rows) if line_is(r, prompt_line)]
+    if not rows:
+        return ["no row shows the serial console's line %r alone" % prompt_line]
+    row = rows[-1]
+    problems = []
+    if row + 1 >= nr_rows or not line_is(row + 1, SCREEN_OUTPUT):
+        problems.append("the row under %r (row %d) does not show %r alone"
+                        % (prompt_line, row, SCREEN_OUTPUT))
+    if row + 2 >= nr_rows or not line_is(row + 2, prompt):
+        problems.append("the row under %r does not show the next prompt %r alone"
+                        % (SCREEN_OUTPUT, prompt))
+    return problems
+
+
+def user_screen_case(name, firmware, save, problems, timeout):
+    """A normal boot to the shell, a command typed on the PS/2 keyboard,
+    and the screen console must show the session as the serial console
+    does.  When the output line reaches the serial console, save(session)
+    dumps the screen to a file, again every 0.2 s until problems(session)
+    finds none in the dump or SCREEN_WAIT seconds pass (the screen is drawn
+    by the same write, but the host is not told when it is done); then
+    poweroff is typed.  The check judges the last dump."""
+    def grab(session):
+        deadline = time.time() + SCREEN_WAIT
+        save(session)
+        while problems(session) and time.time() < deadline:
+            time.sleep(0.2)
+            save(session)
+        session.send_keys("poweroff\n")
+
+    return QemuCase(
+        name, "", firmware=firmware, timeout=timeout,
+        script=[(PROMPT, Keys(SCREEN_COMMAND + "\n"))],
+        on_line=[(r"^%s$" % SCREEN_OUTPUT, grab)],
+        expect=[r"^%s$" % SCREEN_OUTPUT, r"^init: powering off$"],
+        reject=USER_REJECT, check=problems)
+
+
+def user_screen_vga_case():
+    """BIOS: the shell on the VGA text console, read from text memory."""
+    def save(session):
+        session.memsave("vga.bin", VGA_TEXT, VGA_COLS * VGA_ROWS * 2)
+
+    def problems(session):
+        path = os.path.join(session.workdir, "vga.bin")
+        if not os.path.exists(path):
+            return ["VGA text memory was not saved"]
+        rows = vga_rows(path)
+        found = shell_screen_problems(session, VGA_ROWS,
+                                      lambda row, text: rows[row] == text.ljust(VGA_COLS))
+        found += ["row %d shows an ESC character" % r for r, line in enumerate(rows) if "\x1b" in line]
+        return ["VGA text: %s" % p for p in found]
+
+    return user_screen_case("user_screen_vga_bios", "bios", save, problems, timeout=60)
+
+
+def user_screen_fbcon_case(build):
+    """UEFI: the shell on the framebuffer console, a screendump compared
+    cell by cell with glyphs rendered from the kernel's own PSF font."""
+    def save(session):
+        session.screendump("screen.png")
+
+    def problems(session):
+        png = os.path.join(session.workdir, "screen.png")
+        if not os.path.exists(png):
+            return ["no screendump was taken"]
+        with open(os.path.join(build, "font.psf"), "rb") as f:
+            shot = fbcheck.Screenshot(png, psf.Font(f.read()))
+        return ["%s: %s" % (png, p) for p in shell_screen_problems(session, shot.rows, shot.line_is)]
+
+    return user_screen_case("user_screen_fbcon_uefi", "uefi", save, problems, timeout=180)
+
+
 def cases(build):
     cmd_all = "test=all loglevel=abc no_such_option=1"
     return [
@@ -533,4 +634,6 @@ def cases(build):
         user_busybox_case(build),
         user_shell_case(build),
         user_keyboard_case(),
+        user_screen_vga_case(),
+        user_screen_fbcon_case(build),
     ]

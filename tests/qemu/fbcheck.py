@@ -44,3 +44,30 @@ def find_text(png_path, font, text):
 def lit_fraction(png_path):
     w, h, lit = _lit_grid(Image.open(png_path))
     return sum(sum(r) for r in lit) / float(w * h)
+
+
+class Screenshot:
+    """A screenshot of the framebuffer console read as a grid of character
+    cells (cols x rows), its pixels sorted into lit and unlit once."""
+
+    def __init__(self, png_path, font):
+        self.font = font
+        w, h, self.lit = _lit_grid(Image.open(png_path))
+        self.cols, self.rows = w // font.width, h // font.height
+
+    def shows_at(self, text, col, row):
+        """Is text drawn with its first character in cell (col, row)?"""
+        if row >= self.rows or col + len(text) > self.cols:
+            return False
+        return all(_cell_matches(self.lit, self.font, self.font.bitmap(ch), col + i, row)
+                   for i, ch in enumerate(text))
+
+    def blank_from(self, col, row):
+        """Is every pixel of row's cells from col to the end of the row unlit?"""
+        w = self.cols * self.font.width
+        return all(not any(self.lit[y][col * self.font.width:w])
+                   for y in range(row * self.font.height, (row + 1) * self.font.height))
+
+    def line_is(self, row, text):
+        """Does row show exactly text from its first column, and nothing after?"""
+        return self.shows_at(text, 0, row) and self.blank_from(len(text), row)

@@ -41,7 +41,8 @@ struct test {
 };
 
 /* The order of "all": simple system calls and faults first, then memory,
- * processes, files, and last the tools' numbers against the kernel's. */
+ * processes, files, the tools' numbers against the kernel's, and last
+ * the leak test, which repeats what the others did once. */
 static const struct test tests[] = {
 	{ "enosys", 0 },
 	{ "efault", 0 },
@@ -58,6 +59,7 @@ static const struct test tests[] = {
 	{ "enoexec", 0 },
 	{ "sh_script", 0 },
 	{ "tool_numbers", 0 },
+	{ "leaks", 0 },
 };
 #define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
 
