@@ -22,8 +22,8 @@
  * parent's user registers at the top of its kernel stack and rax = 0, so
  * it returns from the same system call as the parent, with 0.  The parent
  * gets the child's pid.  The child inherits pgid, sid, controlling tty,
- * blocked mask and the alternate signal stack; pending signals are not
- * inherited.
+ * blocked mask, the alternate signal stack and the resource limits;
+ * pending signals are not inherited.
  */
 #include <asm/fpu.h>
 #include <fs/file.h>
@@ -140,6 +140,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 
 	p->blocked = parent->blocked;
 	p->sas = parent->sas;
+	memcpy(p->rlim, parent->rlim, sizeof(p->rlim));
 	p->pgid = parent->pgid;
 	p->sid = parent->sid;
 	p->tty = parent->tty;

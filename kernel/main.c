@@ -44,6 +44,7 @@
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 #include <pageturn/binfmts.h>
+#include <pageturn/resource.h>
 #include <pageturn/sched.h>
 #include <pageturn/signal.h>
 #include <pageturn/string.h>
@@ -117,7 +118,7 @@ static void init_argv(char *args, const char *argv[INIT_MAX_ARGS + 2])
 
 /* Give current what a process has: an empty descriptor table, the
  * boot root and cwd, default signal actions, an FPU area; a session and
- * process group of its own. */
+ * process group of its own, and the first resource limits. */
 static int become_process(void)
 {
 	current->files = dup_fd(NULL);
@@ -126,6 +127,7 @@ static int become_process(void)
 	if (!current->files || !current->fs || !current->sighand || fpu_alloc(current, false))
 		return -ENOMEM;
 	current->pgid = current->sid = current->pid;
+	memcpy(current->rlim, init_rlimits, sizeof(current->rlim));
 	/* The user frame kernel_execve fills: not a system call's. */
 	memset(task_pt_regs(current), 0, sizeof(struct pt_regs));
 	task_pt_regs(current)->orig_ax = (uint64_t)-1;

@@ -25,15 +25,34 @@
  * set* calls accept exactly that (0, or an empty group list) and refuse
  * anything else with -EPERM, since nothing records another identity.
  *
- * Limits: a process has no rlimit table of its own yet (task_struct has
- * no field for it), so every process has init_rlimits.  getrlimit and
- * prlimit64 report them; setrlimit and prlimit64 accept a new value
- * only when it equals the current one and give -EPERM otherwise, rather
- * than pretend to have changed a limit.  Two of the limits are enforced
- * by construction: RLIMIT_STACK (expand_stack's maximum) and
- * RLIMIT_NOFILE (the fd table's size).  Likewise nice: the scheduler
- * has no priorities, every task has nice 0 (getpriority's 20), and
- * setpriority accepts only that.
+ * Limits: each process has its own table (task_struct's rlim), which
+ * PID 1 gets from init_rlimits, fork copies and exec keeps; kernel
+ * threads keep a zero table and are given init_rlimits (task_rlimit).
+ * getrlimit, setrlimit and prlimit64 follow Linux's do_prlimit: the soft
+ * limit may not exceed the hard one (-EINVAL), nor RLIMIT_NOFILE's hard
+ * limit NR_OPEN (-EPERM, Linux's nr_open), and raising a hard limit
+ * needs CAP_SYS_RESOURCE, which everyone has.  Who enforces which:
+ *
+ *   RLIMIT_STACK    expand_stack (mm/mmap.c): the stack VMA's size
+ *   RLIMIT_AS       mmap, brk, mremap and stack growth (mm/mmap.c)
+ *   RLIMIT_DATA     brk (mm/mmap.c), as Linux before 4.7 (not mmap)
+ *   RLIMIT_NOFILE   descriptor allocation (kernel/fs/file.c): -EMFILE,
+ *                   and dup2/dup3 to a descriptor at or above it -EBADF
+ *   RLIMIT_CPU      here, on the tick: SIGXCPU at the soft limit and
+ *                   every second after it, SIGKILL at the hard limit
+ *   RLIMIT_MEMLOCK  not enforced: root is exempt (CAP_IPC_LOCK)
+ *   RLIMIT_NPROC    not enforced: root is exempt (CAP_SYS_RESOURCE)
+ *
+ * The rest are recorded and reported only: no core dumps are written
+ * (CORE), writes do not check FSIZE, pending signals are a mask of one
+ * each (SIGPENDING), and there are no file locks, message queues,
+ * priorities or real-time scheduling (LOCKS, MSGQUEUE, NICE, RTPRIO,
+ * RTTIME); Linux ignores RSS too.  A kernel thread's limits are the
+ * kernel's own: prlimit64 reads them, and cannot change them (-EPERM).
+ * proc_pid_limits shows a task's table as /proc/PID/limits.
+ *
+ * Nice: the scheduler has no priorities, every task has nice 0
+ * (getpriority's 20), and setpriority accepts only that.
  */
 #include <asm/cpu.h>
 #include <asm/io.h>
@@ -52,6 +71,7 @@
 #include <pageturn/random.h>
 #include <pageturn/resource.h>
 #include <pageturn/sched.h>
+#include <pageturn/signal.h>
 #include <pageturn/string.h>
 #include <mm/slab.h>
 #include <pageturn/syscalls.h>
@@ -217,6 +237,8 @@ void calc_global_load(void)
 	calc_load_update += LOAD_FREQ;
 }
 
+static void check_rlimit_cpu(struct task_struct *p);
+
 void account_process_tick(struct task_struct *p, bool user_tick)
 {
 	if (user_tick) {
@@ -228,6 +250,7 @@ void account_process_tick(struct task_struct *p, bool user_tick)
 		p->stime++;
 		kcpustat.cpustat[CPUTIME_SYSTEM]++;
 	}
+	check_rlimit_cpu(p);
 }
 
 /* ---- sysinfo ------------------------------------------------------------ */
@@ -302,7 +325,7 @@ long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
 #define MLOCK_LIMIT	(8ul << 20)	/* Linux's default RLIMIT_MEMLOCK */
 #define MQ_BYTES_MAX	819200ul	/* Linux's default RLIMIT_MSGQUEUE */
 
-const struct rlimit init_rlimits[RLIM_NLIMITS] = {
+const struct task_rlimit init_rlimits[RLIM_NLIMITS] = {
 	[RLIMIT_CPU]		= { RLIM_INFINITY, RLIM_INFINITY },
 	[RLIMIT_FSIZE]		= { RLIM_INFINITY, RLIM_INFINITY },
 	[RLIMIT_DATA]		= { RLIM_INFINITY, RLIM_INFINITY },
@@ -321,34 +344,81 @@ const struct rlimit init_rlimits[RLIM_NLIMITS] = {
 	[RLIMIT_RTTIME]		= { RLIM_INFINITY, RLIM_INFINITY },
 };
 
-unsigned long task_rlimit(const struct task_struct *p, unsigned int resource)
+/* Is p a kernel thread, whose table is zero and whose limits are
+ * init_rlimits (see the top of the file)?  PID 1 began as one;
+ * become_process gave it a table of its own. */
+static bool uses_init_rlimits(const struct task_struct *p)
 {
-	(void)p;	/* every process has init_rlimits (see the top of the file) */
-	return resource < RLIM_NLIMITS ? init_rlimits[resource].rlim_cur : RLIM_INFINITY;
+	return p == &init_task || (p->threadfn && p->pid != INIT_PID);
 }
 
-/* Linux's do_prlimit: report the old limit, set a new one (which must be
- * the old one: see the top of the file).  0, -EINVAL, -EPERM. */
+/* p's limits of resource (< RLIM_NLIMITS). */
+static const struct task_rlimit *task_rlim(const struct task_struct *p, unsigned int resource)
+{
+	return uses_init_rlimits(p) ? &init_rlimits[resource] : &p->rlim[resource];
+}
+
+unsigned long task_rlimit(const struct task_struct *p, unsigned int resource)
+{
+	return resource < RLIM_NLIMITS ? task_rlim(p, resource)->rlim_cur : RLIM_INFINITY;
+}
+
+/*
+ * RLIMIT_CPU, on every tick of p (Linux's check_process_timers), in
+ * whole seconds of user plus system time: at the hard limit SIGKILL; at
+ * the soft limit SIGXCPU, and the soft limit moves up a second so that
+ * the next SIGXCPU comes a second later, as on Linux (getrlimit shows
+ * the moved limit).  Interrupt context.
+ */
+static void check_rlimit_cpu(struct task_struct *p)
+{
+	struct task_rlimit *rlim = &p->rlim[RLIMIT_CPU];
+	unsigned long secs;
+
+	if (uses_init_rlimits(p) || rlim->rlim_cur == RLIM_INFINITY)
+		return;
+	secs = (p->utime + p->stime) / HZ;
+	if (rlim->rlim_max != RLIM_INFINITY && secs >= rlim->rlim_max) {
+		send_sig(SIGKILL, p);
+		return;
+	}
+	if (secs >= rlim->rlim_cur) {
+		rlim->rlim_cur++;
+		send_sig(SIGXCPU, p);
+	}
+}
+
+/* Linux's do_prlimit: report p's old limit, then set the new one (the
+ * rules are at the top of the file).  0, -EINVAL, -EPERM. */
 static int do_prlimit(struct task_struct *p, unsigned int resource,
 		      const struct rlimit *new_rlim, struct rlimit *old_rlim)
 {
-	const struct rlimit *cur;
+	const struct task_rlimit *cur;
 
-	(void)p;
 	if (resource >= RLIM_NLIMITS)
 		return -EINVAL;
-	if (new_rlim && new_rlim->rlim_cur > new_rlim->rlim_max)
-		return -EINVAL;
-	cur = &init_rlimits[resource];
-	if (new_rlim && (new_rlim->rlim_cur != cur->rlim_cur || new_rlim->rlim_max != cur->rlim_max))
-		return -EPERM;
-	if (old_rlim)
-		*old_rlim = *cur;
+	if (new_rlim) {
+		if (new_rlim->rlim_cur > new_rlim->rlim_max)
+			return -EINVAL;
+		if (resource == RLIMIT_NOFILE && new_rlim->rlim_max > NR_OPEN)
+			return -EPERM;
+		if (uses_init_rlimits(p))
+			return -EPERM;
+	}
+	cur = task_rlim(p, resource);
+	if (old_rlim) {
+		old_rlim->rlim_cur = cur->rlim_cur;
+		old_rlim->rlim_max = cur->rlim_max;
+	}
+	if (new_rlim) {
+		p->rlim[resource].rlim_cur = new_rlim->rlim_cur;
+		p->rlim[resource].rlim_max = new_rlim->rlim_max;
+	}
 	return 0;
 }
 
-/* prlimit64(2) on pid (0: the caller): old limit out, new limit in (the
- * old one only): 0, -ESRCH, -EFAULT, -EINVAL, -EPERM. */
+/* prlimit64(2) on pid (0: the caller): the old limit out, then the new
+ * one in: 0, -ESRCH, -EFAULT, -EINVAL, -EPERM. */
 long sys_prlimit64(int pid, unsigned int resource, const struct rlimit __user *new_rlim,
 		   struct rlimit __user *old_rlim)
 {
@@ -379,8 +449,7 @@ long sys_getrlimit(unsigned int resource, struct rlimit __user *rlim)
 	return copy_to_user(rlim, &r, sizeof(r)) ? -EFAULT : 0;
 }
 
-/* setrlimit(2): 0 when *rlim is the current limit, else -EPERM;
- * -EINVAL, -EFAULT. */
+/* setrlimit(2): 0, -EINVAL, -EPERM, -EFAULT. */
 long sys_setrlimit(unsigned int resource, const struct rlimit __user *rlim)
 {
 	struct rlimit r;
@@ -388,6 +457,58 @@ long sys_setrlimit(unsigned int resource, const struct rlimit __user *rlim)
 	if (copy_from_user(&r, rlim, sizeof(r)))
 		return -EFAULT;
 	return do_prlimit(current, resource, &r, NULL);
+}
+
+/* Linux's names and units for /proc/PID/limits (fs/proc/base.c's
+ * lnames); nice and rtprio have no unit. */
+static const struct {
+	const char *name;
+	const char *unit;
+} limit_names[RLIM_NLIMITS] = {
+	[RLIMIT_CPU]		= { "Max cpu time", "seconds" },
+	[RLIMIT_FSIZE]		= { "Max file size", "bytes" },
+	[RLIMIT_DATA]		= { "Max data size", "bytes" },
+	[RLIMIT_STACK]		= { "Max stack size", "bytes" },
+	[RLIMIT_CORE]		= { "Max core file size", "bytes" },
+	[RLIMIT_RSS]		= { "Max resident set", "bytes" },
+	[RLIMIT_NPROC]		= { "Max processes", "processes" },
+	[RLIMIT_NOFILE]		= { "Max open files", "files" },
+	[RLIMIT_MEMLOCK]	= { "Max locked memory", "bytes" },
+	[RLIMIT_AS]		= { "Max address space", "bytes" },
+	[RLIMIT_LOCKS]		= { "Max file locks", "locks" },
+	[RLIMIT_SIGPENDING]	= { "Max pending signals", "signals" },
+	[RLIMIT_MSGQUEUE]	= { "Max msgqueue size", "bytes" },
+	[RLIMIT_NICE]		= { "Max nice priority", NULL },
+	[RLIMIT_RTPRIO]		= { "Max realtime priority", NULL },
+	[RLIMIT_RTTIME]		= { "Max realtime timeout", "us" },
+};
+
+/* One limit in its 20-character column and the space after it. */
+static void limit_show(struct seq_file *m, unsigned long limit)
+{
+	if (limit == RLIM_INFINITY)
+		seq_printf(m, "%-20s ", "unlimited");
+	else
+		seq_printf(m, "%-20lu ", limit);
+}
+
+int proc_pid_limits(struct seq_file *m, struct task_struct *task)
+{
+	const struct task_rlimit *rlim;
+	unsigned int i;
+
+	seq_printf(m, "%-25s %-20s %-20s %-10s\n", "Limit", "Soft Limit", "Hard Limit", "Units");
+	for (i = 0; i < RLIM_NLIMITS; i++) {
+		rlim = task_rlim(task, i);
+		seq_printf(m, "%-25s ", limit_names[i].name);
+		limit_show(m, rlim->rlim_cur);
+		limit_show(m, rlim->rlim_max);
+		if (limit_names[i].unit)
+			seq_printf(m, "%-10s\n", limit_names[i].unit);
+		else
+			seq_puts(m, "\n");
+	}
+	return 0;
 }
 
 void getrusage(struct task_struct *p, int who, struct rusage *r)

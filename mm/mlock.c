@@ -14,12 +14,17 @@
  * The whole range must be mapped (-ENOMEM, nothing changed).  A failure
  * to fault the pages in is reported as Linux reports it (-ENOMEM for an
  * access the VMA refuses, -EAGAIN when out of memory), with VM_LOCKED
- * left set as in Linux.  There are no rlimits: every process may lock
- * as much as it likes, as root may in Linux.
+ * left set as in Linux.  RLIMIT_MEMLOCK is not checked: every process
+ * is root, which Linux exempts from it (CAP_IPC_LOCK), so every process
+ * may lock as much as it likes.
  *
- * mlockall(MCL_CURRENT) locks every VMA; MCL_FUTURE, which would lock
- * future mappings through mm->def_flags, is refused with -EINVAL because
- * mm_struct has no def_flags.
+ * mlockall(MCL_CURRENT) locks every VMA.  MCL_FUTURE sets mm->def_flags
+ * to VM_LOCKED, which mmap and brk add to every VMA they create from
+ * then on (mm/mmap.c), so new mappings are locked and faulted in as
+ * they are made; it lasts until munlockall, an mlockall without
+ * MCL_FUTURE, or exec (a new mm starts with def_flags 0), and a forked
+ * child's mm starts without it, as on Linux.  MCL_ONFAULT (Linux 4.4)
+ * is refused with -EINVAL.
  */
 #include <mm/mmap.h>
 #include <pageturn/sched.h>
@@ -117,15 +122,18 @@ long sys_munlock(unsigned long start, size_t len)
 	return do_mlock(current->mm, start, len, false);
 }
 
-/* mlockall(2): MCL_CURRENT only (see above).  Faulting errors are
- * ignored, as Linux does. */
+/* mlockall(2): MCL_CURRENT, MCL_FUTURE or both (see above), else
+ * -EINVAL.  Faulting errors are ignored, as Linux does. */
 long sys_mlockall(int flags)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 
-	if (flags != MCL_CURRENT)
+	if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE)))
 		return -EINVAL;
+	mm->def_flags = (flags & MCL_FUTURE) ? VM_LOCKED : 0;
+	if (!(flags & MCL_CURRENT))
+		return 0;
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		mlock_vma_flags(vma, true);
 	merge_vma_range(mm, 0, TASK_SIZE);
@@ -133,12 +141,13 @@ long sys_mlockall(int flags)
 	return 0;
 }
 
-/* munlockall(2). */
+/* munlockall(2): every VMA unlocked, and MCL_FUTURE ended. */
 long sys_munlockall(void)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 
+	mm->def_flags = 0;
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		mlock_vma_flags(vma, false);
 	merge_vma_range(mm, 0, TASK_SIZE);

@@ -62,11 +62,21 @@
  *
  * Where Pageturn differs from Linux 2.6.28: the VMAs are a plain sorted
  * list (Linux adds a red-black tree and a one-entry cache for find_vma);
- * there is no anon_vma or reverse map; no rlimits but the stack's
- * (RLIMIT_MEMLOCK and RLIMIT_DATA are unlimited, as for root); mremap
- * never moves a mapping (MREMAP_MAYMOVE is accepted, and a mapping that
- * cannot grow in place gives -ENOMEM, after which malloc implementations
- * allocate, copy and free); MAP_FIXED_NOREPLACE is Linux 4.17's.
+ * there is no anon_vma or reverse map; mremap never moves a mapping
+ * (MREMAP_MAYMOVE is accepted, and a mapping that cannot grow in place
+ * gives -ENOMEM, after which malloc implementations allocate, copy and
+ * free); MAP_FIXED_NOREPLACE is Linux 4.17's.
+ *
+ * Resource limits are the calling task's (current's, as in Linux), checked
+ * before anything changes: RLIMIT_AS bounds total_vm for mmap, brk,
+ * mremap and stack growth (a MAP_FIXED mapping is charged only for the
+ * pages it adds, as Linux does since 4.x); RLIMIT_DATA bounds brk's heap
+ * plus the data segment, as Linux did before 4.7 (Linux now also counts
+ * private writable mmaps against it); RLIMIT_STACK bounds the stack VMA.
+ * RLIMIT_MEMLOCK is not checked: everyone is root, whom Linux exempts.
+ * mm->def_flags (VM_LOCKED after mlockall(MCL_FUTURE), mm/mlock.c) is
+ * added to the flags of every mapping mmap and brk create; stack growth
+ * and mremap extend a VMA with its own flags.
  *
  * Process context; an mm needs no lock, as there is one CPU and the
  * kernel is not preemptive (Linux's mmap_sem).
@@ -74,6 +84,7 @@
 #include <fs/file.h>
 #include <mm/pgtable.h>
 #include <mm/slab.h>
+#include <pageturn/resource.h>
 #include <pageturn/sched.h>
 #include <pageturn/syscalls.h>
 #include <uapi/errno.h>
@@ -82,6 +93,13 @@
 
 /* The most VMAs one mm may have (Linux's sysctl vm.max_map_count). */
 #define DEFAULT_MAX_MAP_COUNT	65530
+
+/* May mm grow by npages under current's RLIMIT_AS (Linux's
+ * may_expand_vm)? */
+static bool may_expand_vm(struct mm_struct *mm, unsigned long npages)
+{
+	return mm->total_vm + npages <= task_rlimit(current, RLIMIT_AS) >> PAGE_SHIFT;
+}
 
 /* Count pages (negative: uncount them) of a VMA with vm_flags. */
 static void vm_stat_account(struct mm_struct *mm, unsigned long vm_flags, long pages)
@@ -324,7 +342,9 @@ void mmput(struct mm_struct *mm)
 /*
  * As Linux's dup_mmap, the child's VMAs lose VM_LOCKED (memory locks are
  * not inherited), which may leave neighbours that differ only in it: they
- * are merged at the end.  On failure mmput undoes everything, including
+ * are merged at the end.  For the same reason def_flags is not copied: an
+ * mlockall(MCL_FUTURE) does not lock the child's new mappings (Linux's
+ * mm_init keeps no VM_LOCKED in it).  On failure mmput undoes everything, including
  * the VMA whose copy_page_range failed half way: its range is zapped.
  */
 struct mm_struct *dup_mm(struct mm_struct *oldmm)
@@ -428,18 +448,36 @@ static unsigned long calc_vm_flag_bits(unsigned long flags)
 	       ((flags & MAP_LOCKED) ? VM_LOCKED : 0);
 }
 
+/* The pages of mm's VMAs inside [start, end) (Linux's
+ * count_vma_pages_range). */
+static unsigned long count_vma_pages_range(struct mm_struct *mm, unsigned long start,
+					   unsigned long end)
+{
+	struct vm_area_struct *vma;
+	unsigned long pages = 0;
+
+	for (vma = find_vma(mm, start); vma && vma->vm_start < end; vma = vma_next(vma))
+		pages += (MIN(end, vma->vm_end) - MAX(start, vma->vm_start)) >> PAGE_SHIFT;
+	return pages;
+}
+
 /*
  * Map [addr, addr+len) (page-aligned, checked by get_unmapped_area) with
  * vm_flags, file (not yet referenced by the VMA) from pgoff, replacing
  * whatever was there; merge with the neighbours and fault a VM_LOCKED
- * range in.  0, or -ENOMEM with nothing changed.  Linux's mmap_region.
+ * range in.  0, or -ENOMEM with nothing changed (also when the mapping
+ * would take mm beyond RLIMIT_AS).  Linux's mmap_region.
  */
 static int mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		       unsigned long vm_flags, struct file *file, pgoff_t pgoff)
 {
-	struct vm_area_struct *vma = kzalloc(sizeof(*vma), GFP_KERNEL);
+	struct vm_area_struct *vma;
 	int err;
 
+	if (!may_expand_vm(mm, len >> PAGE_SHIFT) &&
+	    !may_expand_vm(mm, (len >> PAGE_SHIFT) - count_vma_pages_range(mm, addr, addr + len)))
+		return -ENOMEM;
+	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
 	if (!vma)
 		return -ENOMEM;
 	err = do_munmap(mm, addr, len);
@@ -499,7 +537,7 @@ long do_mmap_pgoff(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	if ((flags & MAP_FIXED_NOREPLACE) && find_vma_intersection(mm, addr, addr + len))
 		return -EEXIST;
 
-	vm_flags = calc_vm_prot_bits(prot) | calc_vm_flag_bits(flags) |
+	vm_flags = calc_vm_prot_bits(prot) | calc_vm_flag_bits(flags) | mm->def_flags |
 		   VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
 	if (file) {
 		switch (flags & MAP_TYPE) {
@@ -576,8 +614,9 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
  * (page-aligned, -EINVAL otherwise), replacing what is there.  vm_flags
  * may hold VM_READ, VM_WRITE, VM_EXEC, VM_MAY* and VM_LOCKED (-EINVAL for
  * anything else); VM_MAYREAD|VM_MAYWRITE|VM_MAYEXEC are added, as every
- * private anonymous mapping has them.  len is rounded up to pages; 0
- * maps nothing.  0, -EINVAL or -ENOMEM (also beyond TASK_SIZE).
+ * private anonymous mapping has them, and mm->def_flags.  len is rounded
+ * up to pages; 0 maps nothing.  0, -EINVAL or -ENOMEM (also beyond
+ * TASK_SIZE or RLIMIT_AS).
  */
 int vm_brk_flags(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		 unsigned long vm_flags)
@@ -593,22 +632,28 @@ int vm_brk_flags(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	addr = get_unmapped_area(mm, addr, len, MAP_FIXED);
 	if (addr & ~PAGE_MASK)
 		return (int)(long)addr;
-	return mmap_region(mm, addr, len, vm_flags | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC,
-			   NULL, 0);
+	return mmap_region(mm, addr, len,
+			   vm_flags | mm->def_flags | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC, NULL, 0);
 }
 
 /*
  * Linux's sys_brk.  The heap is [start_brk, brk) rounded up to pages; its
  * VMA grows by vm_brk_flags (merging with the heap VMA below) and shrinks
  * by unmapping whole pages above the new end.  A brk below start_brk,
- * beyond TASK_SIZE, or whose pages would overlap the next mapping is
- * refused by returning the old brk.
+ * beyond TASK_SIZE, whose heap plus data segment would exceed
+ * RLIMIT_DATA (Linux's check_data_rlimit, made before anything else, so
+ * even a shrinking brk above the limit is refused), or whose pages would
+ * overlap the next mapping or exceed RLIMIT_AS is refused by returning
+ * the old brk.
  */
 unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 {
-	unsigned long newbrk, oldbrk;
+	unsigned long newbrk, oldbrk, rlim = task_rlimit(current, RLIMIT_DATA);
 
 	if (brk < mm->start_brk || brk > TASK_SIZE)
+		return mm->brk;
+	if (rlim != RLIM_INFINITY &&
+	    (brk - mm->start_brk) + (mm->end_data - mm->start_data) > rlim)
 		return mm->brk;
 	newbrk = PAGE_ALIGN(brk);
 	oldbrk = PAGE_ALIGN(mm->brk);
@@ -632,7 +677,9 @@ set_brk:
 /*
  * Linux's expand_downwards with acct_stack_growth.  A VMA without
  * VM_GROWSDOWN cannot grow (-ENOMEM); an address at or above vm_start
- * needs nothing (0).  Growth stops at MMAP_MIN_ADDR too.
+ * needs nothing (0).  The VMA may reach current's RLIMIT_STACK in size
+ * (with no limit, as far as the guard page above the VMA below), and
+ * growth stops at MMAP_MIN_ADDR and at RLIMIT_AS too.
  */
 int expand_stack(struct vm_area_struct *vma, unsigned long address)
 {
@@ -644,12 +691,14 @@ int expand_stack(struct vm_area_struct *vma, unsigned long address)
 	address &= PAGE_MASK;
 	if (address >= vma->vm_start)
 		return 0;
-	if (vma->vm_end - address > STACK_RLIMIT_DEFAULT || address < MMAP_MIN_ADDR)
+	if (vma->vm_end - address > task_rlimit(current, RLIMIT_STACK) || address < MMAP_MIN_ADDR)
 		return -ENOMEM;
 	prev = vma_prev(vma);
 	if (prev && address < prev->vm_end + PAGE_SIZE)
 		return -ENOMEM;
 	grow = (vma->vm_start - address) >> PAGE_SHIFT;
+	if (!may_expand_vm(vma->vm_mm, grow))
+		return -ENOMEM;
 	vma->vm_start = address;
 	vma->vm_pgoff -= grow;
 	vm_stat_account(vma->vm_mm, vma->vm_flags, grow);
@@ -696,7 +745,8 @@ long sys_brk(unsigned long brk)
  * addr+old_len) to end exactly at the end of one VMA (-EFAULT when it
  * is not inside one VMA, as Linux) and the space after it to be free;
  * then the VMA grows (merging with the next one if they now touch) and
- * addr is returned.  Anything else is -ENOMEM, MREMAP_MAYMOVE or not.
+ * addr is returned.  Anything else is -ENOMEM, MREMAP_MAYMOVE or not,
+ * and so is growth beyond RLIMIT_AS.
  * MREMAP_FIXED, which must move, is refused (-EINVAL), so new_addr is
  * never looked at.
  */
@@ -735,6 +785,8 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 	delta = new_len - old_len;
 	next = vma_next(vma);
 	if (vma->vm_end > TASK_SIZE - delta || (next && next->vm_start - vma->vm_end < delta))
+		return -ENOMEM;
+	if (!may_expand_vm(mm, delta >> PAGE_SHIFT))
 		return -ENOMEM;
 	old_end = vma->vm_end;
 	vma->vm_end += delta;

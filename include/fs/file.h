@@ -46,8 +46,8 @@ struct file *fget_raw(unsigned int fd);
 void fput(struct file *file);
 /*
  * Reserve the lowest free descriptor >= start for current, close-on-exec
- * when flags has O_CLOEXEC: fd, -EMFILE (none free), -EINVAL (start >=
- * NR_OPEN) or -EBADF (a kernel thread has no table).  Then fd_install
+ * when flags has O_CLOEXEC: fd, -EMFILE (none free below current's
+ * RLIMIT_NOFILE), -EINVAL (start >= NR_OPEN) or -EBADF (a kernel thread has no table).  Then fd_install
  * it, or put_unused_fd it on failure.
  */
 int get_unused_fd_from(unsigned int start, unsigned int flags);
@@ -62,7 +62,7 @@ void fd_install(unsigned int fd, struct file *file, unsigned int flags);
 int get_unused_fd_install(struct file *file, unsigned int flags);
 /* close(2)'s work: 0 or -EBADF. */
 int close_fd(unsigned int fd);
-/* dup2's work: make fd (< NR_OPEN, else -EBADF) name file, with another
+/* dup2's work: make fd (< current's RLIMIT_NOFILE, else -EBADF) name file, with another
  * reference, closing what it named: fd, or -EBUSY when fd is reserved
  * by an open still running. */
 int replace_fd(unsigned int fd, struct file *file, unsigned int flags);

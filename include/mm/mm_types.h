@@ -74,6 +74,8 @@ struct mm_struct {
 	unsigned long arg_start, arg_end, env_start, env_end;
 	unsigned long total_vm;		/* pages mapped by VMAs */
 	unsigned long locked_vm;	/* pages in VM_LOCKED VMAs */
+	unsigned long def_flags;	/* VM_LOCKED after mlockall(MCL_FUTURE), else 0:
+					 * added to every new mmap and brk VMA */
 	unsigned long stack_vm;		/* pages in VM_GROWSDOWN VMAs */
 	unsigned long nr_ptes;		/* page-table pages below pgd (and pgd) */
 	unsigned long anon_rss;		/* present anonymous pages (Linux: MM_ANONPAGES) */

@@ -28,7 +28,7 @@ struct pt_regs;
 /* The initial stack's top and the room kept for it to grow. */
 #define STACK_TOP	TASK_SIZE
 #define STACK_GAP	(128ul << 20)
-/* RLIMIT_STACK's default: how far the stack VMA may grow down. */
+/* RLIMIT_STACK's default (init_rlimits): how far the stack may grow down. */
 #define STACK_RLIMIT_DEFAULT (8ul << 20)
 
 /* vm_flags (Linux's values). */
@@ -142,8 +142,8 @@ int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len, bool 
 
 /*
  * Grow the VM_GROWSDOWN vma down to cover address (page-rounded), up to
- * the stack limit (STACK_RLIMIT_DEFAULT of stack) and never into the VMA
- * below (a page gap is kept).  0 or -ENOMEM.
+ * current's RLIMIT_STACK (unlimited: up to the page gap) and within
+ * RLIMIT_AS, never into the VMA below (a page gap is kept).  0 or -ENOMEM.
  */
 int expand_stack(struct vm_area_struct *vma, unsigned long address);
 

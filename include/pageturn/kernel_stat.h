@@ -46,7 +46,9 @@ extern uint64_t nr_switches;
  * user tick goes to p->utime and CPUTIME_USER; a kernel tick to
  * p->stime and CPUTIME_SYSTEM, except that a tick that finds the CPU
  * halted with nothing runnable (cpu_halted: the idle loop, or a task
- * waiting in schedule()) is CPUTIME_IDLE.  Interrupt context.
+ * waiting in schedule()) is CPUTIME_IDLE.  It also enforces RLIMIT_CPU
+ * (SIGXCPU at the soft limit and each second past it, SIGKILL at the
+ * hard one).  Interrupt context.
  */
 void account_process_tick(struct task_struct *p, bool user_tick);
 

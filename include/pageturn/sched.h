@@ -98,6 +98,20 @@ struct task_struct {
 	int stop_report;			/* a stop/continue wait4 has not seen: its W* status, or 0 */
 	uint64_t alarm_jiffies;			/* alarm(2): when SIGALRM is due, 0 = none */
 	uint64_t alarm_interval;		/* setitimer(ITIMER_REAL): re-arm period in ticks, 0 = once */
+
+	/*
+	 * Resource limits, one per RLIMIT_* (RLIM_NLIMITS of
+	 * uapi/resource.h, not included here: host unit tests mix this
+	 * header with the C library's): the soft limit rlim_cur, which is
+	 * enforced, and the hard limit rlim_max it may be raised to (Linux
+	 * keeps them in signal_struct).  PID 1 starts with init_rlimits,
+	 * fork copies the parent's, exec keeps them; kernel threads leave
+	 * them zero and task_rlimit gives them init_rlimits
+	 * (pageturn/resource.h, kernel/sys.c).
+	 */
+	struct task_rlimit {
+		unsigned long rlim_cur, rlim_max;
+	} rlim[16];
 };
 
 /* The user registers of a process: the frame its syscall or interrupt

@@ -15,6 +15,8 @@
  */
 #include <fs/file.h>
 #include <fs/vfs.h>
+#include <pageturn/resource.h>
+#include <pageturn/sched.h>
 #include <pageturn/syscalls.h>
 #include <uapi/errno.h>
 
@@ -71,7 +73,7 @@ static long dupfd(struct file *file, unsigned long from, unsigned int flags)
 {
 	long fd;
 
-	if (from >= NR_OPEN)
+	if (from >= task_rlimit(current, RLIMIT_NOFILE))
 		return -EINVAL;
 	fd = get_unused_fd_from(from, flags);
 	if (fd >= 0)

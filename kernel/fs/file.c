@@ -19,11 +19,18 @@
  * or a TTY sees its last close.  Tables are shared by tasks only with
  * CLONE_FILES (count).
  *
+ * New descriptors are only taken below the caller's RLIMIT_NOFILE soft
+ * limit (at most NR_OPEN, Linux's nr_open): a search that finds none
+ * free there is -EMFILE, and dup2 to a descriptor at or above the limit
+ * is -EBADF, as on Linux.  Descriptors already open above a lowered
+ * limit stay usable and can be closed.
+ *
  * A kernel thread has no table (current->files NULL): fget() gives NULL
  * and the descriptor calls -EBADF.  One CPU, no preemption: no lock.
  */
 #include <fs/file.h>
 #include <mm/slab.h>
+#include <pageturn/resource.h>
 #include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
@@ -121,16 +128,24 @@ void fput(struct file *file)
 	vfs_close(file);
 }
 
+/* The descriptors current may take: those below this (Linux's
+ * rlimit(RLIMIT_NOFILE); do_prlimit keeps it within NR_OPEN). */
+static unsigned int nofile_limit(void)
+{
+	return MIN(task_rlimit(current, RLIMIT_NOFILE), NR_OPEN);
+}
+
 int get_unused_fd_from(unsigned int start, unsigned int flags)
 {
 	struct files_struct *files = current->files;
-	unsigned int fd;
+	unsigned int fd, end;
 
 	if (!files)
 		return -EBADF;
 	if (start >= NR_OPEN)
 		return -EINVAL;
-	for (fd = start; fd < NR_OPEN; fd++) {
+	end = nofile_limit();
+	for (fd = start; fd < end; fd++) {
 		if (fd_is_set(files->open_fds, fd))
 			continue;
 		fd_set_bit(files->open_fds, fd, true);
@@ -190,7 +205,7 @@ int replace_fd(unsigned int fd, struct file *file, unsigned int flags)
 	struct files_struct *files = current->files;
 	struct file *old;
 
-	if (!files || fd >= NR_OPEN)
+	if (!files || fd >= nofile_limit())
 		return -EBADF;
 	/* Linux's do_dup2: a descriptor reserved by an open still running
 	 * (another task sharing the table) cannot be replaced. */

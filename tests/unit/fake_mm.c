@@ -12,6 +12,9 @@
 
 #include "fake_mm.h"
 
+/* The host's RLIM_INFINITY: the same ABI value as the kernel's. */
+#include <sys/resource.h>
+
 /* ---- kmalloc ------------------------------------------------------------- */
 
 long fake_kmalloc_fail_after = -1;
@@ -45,6 +48,21 @@ void kfree(const void *objp)
 
 struct task_struct fake_task;
 struct task_struct *current = &fake_task;
+
+void fake_rlimits_reset(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fake_task.rlim); i++)
+		fake_task.rlim[i].rlim_cur = fake_task.rlim[i].rlim_max = RLIM_INFINITY;
+}
+
+/* kernel/sys.c's, for any task: its own table (pageturn/resource.h, which
+ * the C library's headers here rule out, declares it). */
+unsigned long task_rlimit(const struct task_struct *p, unsigned int resource)
+{
+	return resource < ARRAY_SIZE(p->rlim) ? p->rlim[resource].rlim_cur : RLIM_INFINITY;
+}
 
 /* ---- page tables --------------------------------------------------------- */
 

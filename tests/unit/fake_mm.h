@@ -15,7 +15,9 @@
  *    copy_page_range can be told to fail.
  *  - fget/fput over a small descriptor table of test-owned files,
  *    checking that no reference is dropped twice.
- *  - `current`, a task whose mm the tests set.
+ *  - `current`, a task whose mm the tests set, and task_rlimit reading
+ *    its limit table (fake_task.rlim), which fake_rlimits_reset leaves
+ *    without limits for the tests to lower.
  */
 #ifndef TESTS_UNIT_FAKE_MM_H
 #define TESTS_UNIT_FAKE_MM_H
@@ -92,5 +94,8 @@ void fake_file_free(struct file *file);
 /* ---- the running task ---- */
 
 extern struct task_struct fake_task;
+
+/* Every limit of fake_task RLIM_INFINITY, soft and hard. */
+void fake_rlimits_reset(void);
 
 #endif

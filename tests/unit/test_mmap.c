@@ -8,7 +8,8 @@
  * operation dropped, and every call into them is logged and checked to
  * stay inside its VMA.
  *
- * Each test gets a fresh mm (mm_alloc) as current->mm and frees it with
+ * Each test gets a fresh mm (mm_alloc) as current->mm, and no resource
+ * limits until it lowers one in fake_task.rlim, and frees the mm with
  * mmput, which must zap everything, drop every file reference and free
  * every allocation.  check_mm() verifies the invariants of mm/mmap.c's
  * opening comment after the interesting steps.
@@ -36,6 +37,11 @@
 #include "../../mm/internal.h"
 #include "fake_mm.h"
 
+/* RLIMIT_* and RLIM_INFINITY from the host: Linux's ABI values, as the
+ * kernel's uapi/resource.h has them (which cannot be included beside the
+ * C library's headers). */
+#include <sys/resource.h>
+
 #define PG	PAGE_SIZE
 #define B	0x10000000ul		/* where most tests map */
 #define ANON	(MAP_PRIVATE | MAP_ANONYMOUS)
@@ -52,6 +58,7 @@ static int setup(void **state)
 	fake_copy_fail_after = -1;
 	fake_populate_error = 0;
 	fake_pgd_fail = false;
+	fake_rlimits_reset();
 	mm = mm_alloc();
 	assert_non_null(mm);
 	fake_task.mm = mm;
@@ -306,6 +313,7 @@ static void test_dup_mm(void **state)
 	mm->brk = B + 0x100123;
 	mm->start_stack = STACK_TOP - 64;
 	mm->mmap_base = TASK_UNMAPPED_TOP - 0x1000000;
+	mm->def_flags = VM_LOCKED;	/* mlockall(MCL_FUTURE): not inherited */
 	assert_int_equal(nr_vmas(), 5);
 	assert_int_equal(mm->locked_vm, 2);
 	check_mm(mm);
@@ -330,6 +338,7 @@ static void test_dup_mm(void **state)
 	assert_int_equal(child->start_brk, mm->start_brk);
 	assert_int_equal(child->start_stack, mm->start_stack);
 	assert_int_equal(child->mmap_base, mm->mmap_base);
+	assert_int_equal(child->def_flags, 0);
 	assert_int_equal(child->mm_users, 1);
 	assert_ptr_not_equal(child->pgd, mm->pgd);
 	assert_int_equal(f->f_count, 3);
@@ -788,6 +797,35 @@ static void test_brk(void **state)
 	check_mm(mm);
 }
 
+/* RLIMIT_DATA bounds the heap plus the data segment, checked first (so
+ * a shrinking brk still above the limit is refused, as Linux); RLIMIT_AS
+ * the pages brk would map. */
+static void test_brk_rlimits(void **state)
+{
+	(void)state;
+	mm->start_data = B - 16 * PG;
+	mm->end_data = B - 14 * PG;
+	mm->start_brk = mm->brk = B;
+	fake_task.rlim[RLIMIT_DATA].rlim_cur = 5 * PG;
+	assert_int_equal(do_brk(mm, B + 3 * PG), B + 3 * PG);
+	assert_int_equal(do_brk(mm, B + 3 * PG + 1), B + 3 * PG);
+	assert_vma(B, B + 3 * PG);
+	fake_task.rlim[RLIMIT_DATA].rlim_cur = 4 * PG;
+	assert_int_equal(do_brk(mm, B + 2 * PG + 1), B + 3 * PG);
+	assert_int_equal(do_brk(mm, B + 2 * PG), B + 2 * PG);
+	assert_vma(B, B + 2 * PG);
+	check_mm(mm);
+
+	fake_task.rlim[RLIMIT_DATA].rlim_cur = RLIM_INFINITY;
+	fake_task.rlim[RLIMIT_AS].rlim_cur = 6 * PG;
+	assert_int_equal(do_brk(mm, B + 6 * PG), B + 6 * PG);
+	assert_int_equal(mm->total_vm, 6);
+	assert_int_equal(do_brk(mm, B + 6 * PG + 1), B + 6 * PG);
+	assert_int_equal(vm_brk_flags(mm, B + 10 * PG, PG, VM_READ), -ENOMEM);
+	assert_vma(B, B + 6 * PG);
+	check_mm(mm);
+}
+
 static void test_vm_brk_flags(void **state)
 {
 	(void)state;
@@ -817,6 +855,7 @@ static void test_expand_stack(void **state)
 	struct vm_area_struct *v;
 
 	(void)state;
+	fake_task.rlim[RLIMIT_STACK].rlim_cur = STACK_RLIMIT_DEFAULT;
 	assert_int_equal(map(STACK_TOP - 4 * PG, 4 * PG, RW, FIXED | MAP_GROWSDOWN),
 			 STACK_TOP - 4 * PG);
 	v = vma_at(STACK_TOP - PG);
@@ -828,7 +867,7 @@ static void test_expand_stack(void **state)
 	assert_int_equal(mm->stack_vm, 6);
 	assert_int_equal(mm->total_vm, 6);
 	check_mm(mm);
-	/* the limit: exactly STACK_RLIMIT_DEFAULT, not a byte more */
+	/* the limit: exactly RLIMIT_STACK, not a byte more */
 	assert_int_equal(expand_stack(v, low - 1), -ENOMEM);
 	assert_int_equal(v->vm_start, STACK_TOP - 6 * PG);
 	assert_int_equal(expand_stack(v, low), 0);
@@ -844,6 +883,78 @@ static void test_expand_stack(void **state)
 	assert_int_equal(v->vm_start, STACK_TOP - 7 * PG);
 	/* only VM_GROWSDOWN VMAs grow */
 	assert_int_equal(expand_stack(vma_at(STACK_TOP - 10 * PG), STACK_TOP - 12 * PG), -ENOMEM);
+	check_mm(mm);
+}
+
+/* The stack's limits are current's: RLIMIT_STACK lowered, below the
+ * VMA's size, infinite (the gap above the VMA below is the only bound),
+ * and RLIMIT_AS. */
+static void test_expand_stack_rlimits(void **state)
+{
+	struct vm_area_struct *v;
+
+	(void)state;
+	assert_int_equal(map(STACK_TOP - 4 * PG, 4 * PG, RW, FIXED | MAP_GROWSDOWN),
+			 STACK_TOP - 4 * PG);
+	v = vma_at(STACK_TOP - PG);
+	fake_task.rlim[RLIMIT_STACK].rlim_cur = 8 * PG;
+	assert_int_equal(expand_stack(v, STACK_TOP - 8 * PG - 1), -ENOMEM);
+	assert_int_equal(expand_stack(v, STACK_TOP - 8 * PG), 0);
+	assert_int_equal(v->vm_start, STACK_TOP - 8 * PG);
+	/* a limit below the VMA's size stops growth, and takes nothing away */
+	fake_task.rlim[RLIMIT_STACK].rlim_cur = 2 * PG;
+	assert_int_equal(expand_stack(v, STACK_TOP - 9 * PG), -ENOMEM);
+	assert_int_equal(v->vm_start, STACK_TOP - 8 * PG);
+	assert_int_equal(expand_stack(v, STACK_TOP - 8 * PG), 0);
+	check_mm(mm);
+
+	/* unlimited: down to the page above the next VMA */
+	fake_task.rlim[RLIMIT_STACK].rlim_cur = RLIM_INFINITY;
+	assert_int_equal(map(STACK_TOP - 4100 * PG, 4 * PG, RW, FIXED), STACK_TOP - 4100 * PG);
+	assert_int_equal(expand_stack(v, STACK_TOP - 4096 * PG), -ENOMEM);
+	assert_int_equal(expand_stack(v, STACK_TOP - 4095 * PG), 0);
+	assert_int_equal(mm->stack_vm, 4095);
+	check_mm(mm);
+
+	/* RLIMIT_AS counts every VMA */
+	assert_int_equal(do_munmap(mm, STACK_TOP - 4095 * PG, 4087 * PG), 0);
+	assert_int_equal(mm->total_vm, 12);
+	fake_task.rlim[RLIMIT_AS].rlim_cur = 14 * PG;
+	assert_int_equal(expand_stack(v, STACK_TOP - 11 * PG), -ENOMEM);
+	assert_int_equal(expand_stack(v, STACK_TOP - 10 * PG), 0);
+	assert_int_equal(mm->total_vm, 14);
+	check_mm(mm);
+}
+
+/* ---- RLIMIT_AS ------------------------------------------------------------------- */
+
+/* mmap and mremap may not take total_vm beyond RLIMIT_AS; a MAP_FIXED
+ * mapping is charged only for the pages it adds.  A refusal changes
+ * nothing. */
+static void test_rlimit_as(void **state)
+{
+	struct snap before;
+
+	(void)state;
+	fake_task.rlim[RLIMIT_AS].rlim_cur = 10 * PG + 123;	/* whole pages count */
+	assert_int_equal(map(B, 8 * PG, RW, FIXED | MAP_POPULATE), B);
+	snap_take(&before);
+	fake_calls_reset();
+	assert_int_equal(map(B + 20 * PG, 3 * PG, RW, FIXED), -ENOMEM);
+	assert_int_equal(map(0, 3 * PG, RW, ANON), -ENOMEM);
+	assert_int_equal(map(B + 6 * PG, 5 * PG, RW, FIXED), -ENOMEM);
+	assert_int_equal(sys_mremap(B, 8 * PG, 11 * PG, 0, 0), -ENOMEM);
+	assert_int_equal(fake_nr_calls, 0);
+	snap_check(&before);
+
+	/* replacing 2 pages and adding 2: 10 in all */
+	assert_int_equal(map(B + 6 * PG, 4 * PG, PROT_READ, FIXED), B + 6 * PG);
+	assert_int_equal(mm->total_vm, 10);
+	assert_int_equal(map(B + 20 * PG, PG, RW, FIXED), -ENOMEM);
+	/* after an unmap there is room again */
+	assert_int_equal(do_munmap(mm, B + 8 * PG, 2 * PG), 0);
+	assert_int_equal(sys_mremap(B + 6 * PG, 2 * PG, 4 * PG, 0, 0), B + 6 * PG);
+	assert_int_equal(mm->total_vm, 10);
 	check_mm(mm);
 }
 
@@ -979,19 +1090,79 @@ static void test_mlockall(void **state)
 	assert_int_equal(do_mlock(mm, B, 2 * PG, true), 0);
 	assert_int_equal(nr_vmas(), 4);
 	assert_int_equal(sys_mlockall(0), -EINVAL);
-	assert_int_equal(sys_mlockall(MCL_FUTURE), -EINVAL);
-	assert_int_equal(sys_mlockall(MCL_CURRENT | MCL_FUTURE), -EINVAL);
+	assert_int_equal(sys_mlockall(4), -EINVAL);			/* MCL_ONFAULT */
+	assert_int_equal(sys_mlockall(MCL_FUTURE | 4), -EINVAL);
 	assert_int_equal(sys_mlockall(8), -EINVAL);
+	assert_int_equal(mm->def_flags, 0);
 	fake_calls_reset();
 	assert_int_equal(sys_mlockall(MCL_CURRENT), 0);
 	assert_int_equal(nr_vmas(), 3);
 	assert_int_equal(mm->locked_vm, 8);
+	assert_int_equal(mm->def_flags, 0);
 	assert_int_equal(fake_calls_count(FAKE_POPULATE), 2);
 	assert_int_equal(fake_pte_count(mm), 6);
 	check_mm(mm);
 	assert_int_equal(sys_munlockall(), 0);
 	assert_int_equal(mm->locked_vm, 0);
 	assert_int_equal(nr_vmas(), 3);
+	check_mm(mm);
+}
+
+/* MCL_FUTURE: mm->def_flags locks what mmap and brk create from then on
+ * (and faults it in), not what exists; MCL_CURRENT alone and munlockall
+ * end it.  Stack growth keeps the stack VMA's own flags, as Linux. */
+static void test_mlockall_future(void **state)
+{
+	struct vm_area_struct *v;
+
+	(void)state;
+	assert_int_equal(map(B, 4 * PG, RW, FIXED), B);
+	assert_int_equal(map(STACK_TOP - 4 * PG, 4 * PG, RW, FIXED | MAP_GROWSDOWN),
+			 STACK_TOP - 4 * PG);
+	mm->start_brk = mm->brk = B + 64 * PG;
+	fake_calls_reset();
+	assert_int_equal(sys_mlockall(MCL_FUTURE), 0);
+	assert_int_equal(mm->def_flags, VM_LOCKED);
+	assert_int_equal(mm->locked_vm, 0);
+	assert_int_equal(fake_nr_calls, 0);
+
+	/* a new mapping: locked, faulted in, not merged with the old one */
+	assert_int_equal(map(B + 4 * PG, 2 * PG, RW, FIXED), B + 4 * PG);
+	v = vma_at(B + 4 * PG);
+	assert_int_equal(v->vm_flags, ANON_RW_FLAGS | VM_LOCKED);
+	assert_int_equal(v->vm_start, B + 4 * PG);
+	assert_int_equal(fake_nr_calls, 1);
+	assert_call(0, FAKE_POPULATE, B + 4 * PG, B + 6 * PG);
+	assert_false(vma_at(B)->vm_flags & VM_LOCKED);
+	/* the heap too, and vm_brk_flags */
+	assert_int_equal(do_brk(mm, B + 66 * PG), B + 66 * PG);
+	assert_true(vma_at(B + 64 * PG)->vm_flags & VM_LOCKED);
+	assert_int_equal(vm_brk_flags(mm, B + 80 * PG, PG, VM_READ), 0);
+	assert_true(vma_at(B + 80 * PG)->vm_flags & VM_LOCKED);
+	assert_int_equal(mm->locked_vm, 5);
+	/* the stack grows with its own flags */
+	v = vma_at(STACK_TOP - PG);
+	assert_int_equal(expand_stack(v, STACK_TOP - 6 * PG), 0);
+	assert_false(v->vm_flags & VM_LOCKED);
+	assert_int_equal(mm->locked_vm, 5);
+	check_mm(mm);
+
+	/* MCL_CURRENT alone ends MCL_FUTURE; both lock all and keep it */
+	assert_int_equal(sys_mlockall(MCL_CURRENT), 0);
+	assert_int_equal(mm->def_flags, 0);
+	assert_int_equal(map(B + 90 * PG, PG, RW, FIXED), B + 90 * PG);
+	assert_false(vma_at(B + 90 * PG)->vm_flags & VM_LOCKED);
+	assert_int_equal(sys_mlockall(MCL_CURRENT | MCL_FUTURE), 0);
+	assert_int_equal(mm->def_flags, VM_LOCKED);
+	assert_int_equal(mm->locked_vm, mm->total_vm);
+	check_mm(mm);
+
+	/* munlockall ends both */
+	assert_int_equal(sys_munlockall(), 0);
+	assert_int_equal(mm->def_flags, 0);
+	assert_int_equal(mm->locked_vm, 0);
+	assert_int_equal(map(B + 92 * PG, PG, RW, FIXED), B + 92 * PG);
+	assert_false(vma_at(B + 92 * PG)->vm_flags & VM_LOCKED);
 	check_mm(mm);
 }
 
@@ -1429,11 +1600,15 @@ int main(void)
 		T(test_mprotect_errors),
 		T(test_mprotect_growsdown),
 		T(test_brk),
+		T(test_brk_rlimits),
 		T(test_vm_brk_flags),
 		T(test_expand_stack),
+		T(test_expand_stack_rlimits),
+		T(test_rlimit_as),
 		T(test_madvise),
 		T(test_mlock),
 		T(test_mlockall),
+		T(test_mlockall_future),
 		T(test_mremap),
 		T(test_invalid_arguments),
 		T(test_out_of_memory_changes_nothing),

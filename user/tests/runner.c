@@ -51,6 +51,7 @@ static const struct test tests[] = {
 	{ "fork_cow", 0 },
 	{ "wait_status", 0 },
 	{ "exec_args", 0 },
+	{ "rlimits", 0 },
 	{ "pipes", 0 },
 	{ "signals", 0 },
 	{ "brk", 0 },

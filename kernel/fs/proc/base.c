@@ -16,6 +16,7 @@
  *                         through its page tables; empty for a kernel
  *                         thread or a zombie
  *   comm                  the name and a newline
+ *   limits                the resource limits, Linux's columns (kernel/sys.c)
  *   exe                   a symlink to the program's path (exe_path)
  *   cwd, root             symlinks to the working and root directories
  *
@@ -33,6 +34,7 @@
 #include <mm/mm_types.h>
 #include <mm/pgtable.h>
 #include <mm/slab.h>
+#include <pageturn/resource.h>
 #include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
@@ -50,6 +52,7 @@ static const struct proc_entry proc_pid_entries[] = {
 	{ "maps", S_IFREG | 0444, .show_task = proc_pid_maps },
 	{ "cmdline", S_IFREG | 0444, .show_task = proc_pid_cmdline },
 	{ "comm", S_IFREG | 0444, .show_task = proc_pid_comm },
+	{ "limits", S_IFREG | 0444, .show_task = proc_pid_limits },
 	{ "exe", S_IFLNK | 0777, .readlink = proc_exe_readlink },
 	{ "cwd", S_IFLNK | 0777, .readlink = proc_cwd_readlink },
 	{ "root", S_IFLNK | 0777, .readlink = proc_root_readlink },
