@@ -40,11 +40,13 @@
  *                   and dup2/dup3 to a descriptor at or above it -EBADF
  *   RLIMIT_CPU      here, on the tick: SIGXCPU at the soft limit and
  *                   every second after it, SIGKILL at the hard limit
+ *   RLIMIT_FSIZE    writes and truncates of regular files
+ *                   (kernel/fs/internal.h): SIGXFSZ and -EFBIG
  *   RLIMIT_MEMLOCK  not enforced: root is exempt (CAP_IPC_LOCK)
  *   RLIMIT_NPROC    not enforced: root is exempt (CAP_SYS_RESOURCE)
  *
  * The rest are recorded and reported only: no core dumps are written
- * (CORE), writes do not check FSIZE, pending signals are a mask of one
+ * (CORE), pending signals are a mask of one
  * each (SIGPENDING), and there are no file locks, message queues,
  * priorities or real-time scheduling (LOCKS, MSGQUEUE, NICE, RTPRIO,
  * RTTIME); Linux ignores RSS too.  A kernel thread's limits are the

@@ -7,6 +7,8 @@
 
 #include <asm/uaccess.h>
 #include <fs/vfs.h>
+#include <pageturn/resource.h>
+#include <pageturn/signal.h>
 #include <uapi/errno.h>
 
 /* super.c: the root of the filesystem mounted on mountpoint (i_mounted). */
@@ -58,6 +60,38 @@ static inline int may_write(const struct inode *inode)
 	if (inode->i_sb->s_flags & SB_RDONLY)
 		return -EROFS;
 	return inode->i_mode & S_IWUGO ? 0 : -EACCES;
+}
+
+/*
+ * RLIMIT_FSIZE, as Linux checks it for regular files: a write at or past
+ * the limit, or a truncate to a size past it, sends the caller SIGXFSZ
+ * and fails with -EFBIG; a write that would cross it is cut short to end
+ * there (*len shrinks).  Kernel threads have no limit.
+ */
+static inline int fsize_check_size(loff_t size)
+{
+	unsigned long limit = task_rlimit(current, RLIMIT_FSIZE);
+
+	if (limit != RLIM_INFINITY && (uint64_t)size > limit) {
+		send_sig(SIGXFSZ, current);
+		return -EFBIG;
+	}
+	return 0;
+}
+
+static inline int fsize_check_write(loff_t pos, size_t *len)
+{
+	unsigned long limit = task_rlimit(current, RLIMIT_FSIZE);
+
+	if (limit == RLIM_INFINITY || !*len)
+		return 0;
+	if ((uint64_t)pos >= limit) {
+		send_sig(SIGXFSZ, current);
+		return -EFBIG;
+	}
+	if (*len > limit - (uint64_t)pos)
+		*len = limit - (uint64_t)pos;
+	return 0;
 }
 
 #endif

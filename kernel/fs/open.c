@@ -64,6 +64,9 @@ static int inode_truncate(struct inode *inode, loff_t length)
 		return -EISDIR;
 	if (!S_ISREG(inode->i_mode))
 		return -EINVAL;
+	err = fsize_check_size(length);
+	if (err)
+		return err;
 	err = may_write(inode);
 	if (err)
 		return err;

@@ -38,6 +38,8 @@
 #include <uapi/errno.h>
 #include <uapi/uio.h>
 
+#include "internal.h"
+
 #define MAX_RW_COUNT (0x7fffffffu & ~(PAGE_SIZE - 1))	/* Linux's INT_MAX & PAGE_MASK */
 #define RW_CHUNK PAGE_SIZE				/* the bounce buffer */
 
@@ -66,7 +68,7 @@ static long file_read(struct file *file, void *buf, size_t len, loff_t *pos)
 }
 
 /* f_op->write at *pos (the end with O_APPEND, as Linux's pwrite does
- * too), checked. */
+ * too), checked; a regular file stops at RLIMIT_FSIZE. */
 static long file_write(struct file *file, const void *buf, size_t len, loff_t *pos)
 {
 	long err = rw_check(file, FMODE_WRITE);
@@ -75,6 +77,11 @@ static long file_write(struct file *file, const void *buf, size_t len, loff_t *p
 		return err;
 	if (file->f_flags & O_APPEND)
 		*pos = file->f_inode->i_size;
+	if (S_ISREG(file->f_inode->i_mode)) {
+		err = fsize_check_write(*pos, &len);
+		if (err)
+			return err;
+	}
 	return file->f_op->write(file, buf, MIN(len, MAX_RW_COUNT), pos);
 }
 

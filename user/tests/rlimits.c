@@ -15,6 +15,9 @@
  *                    next is EMFILE (dup and pipe too); dup2 to the
  *                    limit is EBADF; a descriptor open above a lowered
  *                    limit stays usable
+ *   RLIMIT_FSIZE     a write crossing the limit stops there, the next
+ *                    and a growing ftruncate are EFBIG with SIGXFSZ
+ *                    ignored; at its default action SIGXFSZ kills
  *   RLIMIT_STACK     a child recursing 4 KiB a level under a 512 KiB
  *                    limit gets that deep, no deeper, and dies of
  *                    SIGSEGV
@@ -63,6 +66,9 @@ struct shared {
 	/* RLIMIT_NOFILE */
 	int last_fd, open_errno, dup_errno, pipe_errno, dup2_errno, dup2_below;
 	int above_usable, above_closed;
+	/* RLIMIT_FSIZE */
+	ssize_t fsize_first, fsize_second;
+	int fsize_second_errno, fsize_trunc, fsize_trunc_errno, fsize_shrink;
 	/* RLIMIT_STACK */
 	unsigned long stack_top, lowest, depth;
 	/* RLIMIT_CPU: written by a signal handler, read by the loop it interrupts */
@@ -378,6 +384,74 @@ static void test_nofile(void)
 		  "a descriptor above a lowered limit stays usable and closes", NULL);
 }
 
+/* ---- RLIMIT_FSIZE ---------------------------------------------------------------- */
+
+#define FSIZE_LIMIT	10000
+#define FSIZE_FILE	"/tmp/rlimits.fsize"
+
+/* With SIGXFSZ ignored: a write crossing the limit is cut short there,
+ * the next one fails with EFBIG, and so does growing the file past it
+ * with ftruncate; shrinking still works. */
+static void child_fsize(void)
+{
+	static char buf[2 * FSIZE_LIMIT];
+	struct rlimit r = { FSIZE_LIMIT, FSIZE_LIMIT };
+	int fd;
+
+	signal(SIGXFSZ, SIG_IGN);
+	if (setrlimit(RLIMIT_FSIZE, &r))
+		_exit(2);
+	fd = open(FSIZE_FILE, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		_exit(3);
+	sh->fsize_first = write(fd, buf, sizeof(buf));
+	errno = 0;
+	sh->fsize_second = write(fd, buf, 1);
+	sh->fsize_second_errno = errno;
+	errno = 0;
+	sh->fsize_trunc = ftruncate(fd, FSIZE_LIMIT + 1);
+	sh->fsize_trunc_errno = errno;
+	sh->fsize_shrink = ftruncate(fd, 10);
+	close(fd);
+	_exit(0);
+}
+
+/* The same write with SIGXFSZ at its default action kills the writer. */
+static void child_fsize_killed(void)
+{
+	struct rlimit r = { 0, 0 };
+	int fd = open(FSIZE_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || setrlimit(RLIMIT_FSIZE, &r))
+		_exit(2);
+	write(fd, "x", 1);
+	_exit(0);
+}
+
+static void test_fsize(void)
+{
+	char buf[64];
+	int status = run_child(child_fsize);
+
+	tap_check(exited_zero(status), "the RLIMIT_FSIZE child ran", "%s",
+		  test_status_str(status, buf, sizeof(buf)));
+	tap_check(sh->fsize_first == FSIZE_LIMIT, "a write crossing RLIMIT_FSIZE stops at it",
+		  "wrote %ld", (long)sh->fsize_first);
+	tap_check(sh->fsize_second == -1 && sh->fsize_second_errno == EFBIG,
+		  "a write at RLIMIT_FSIZE: EFBIG", "returned %ld, errno %d",
+		  (long)sh->fsize_second, sh->fsize_second_errno);
+	tap_check(sh->fsize_trunc == -1 && sh->fsize_trunc_errno == EFBIG,
+		  "ftruncate past RLIMIT_FSIZE: EFBIG", "returned %d, errno %d",
+		  sh->fsize_trunc, sh->fsize_trunc_errno);
+	tap_check(sh->fsize_shrink == 0, "ftruncate below it works", "returned %d",
+		  sh->fsize_shrink);
+	status = run_child(child_fsize_killed);
+	tap_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ,
+		  "a write past RLIMIT_FSIZE with SIGXFSZ at its default: killed by SIGXFSZ",
+		  "%s", test_status_str(status, buf, sizeof(buf)));
+	unlink(FSIZE_FILE);
+}
+
 /* ---- RLIMIT_STACK ---------------------------------------------------------------- */
 
 /* Each level takes a little under FRAME bytes of stack, touches its
@@ -595,6 +669,7 @@ int main(void)
 	test_exec();
 	test_nofile();
 	test_stack();
+	test_fsize();
 	test_cpu();
 	test_mcl_future();
 	return tap_done();
