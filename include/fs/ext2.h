@@ -158,6 +158,10 @@ int ext2_free_inode(struct ext2_sb_info *sbi, uint32_t ino, bool is_dir);
  * setting *fresh when the block is new (its contents are garbage). */
 int ext2_get_block(struct ext2_inode_info *inode, uint64_t lblk, bool create,
 		   uint32_t *block, bool *fresh);
+/* Map file block lblk, filling a hole, and hold its buffer in *bhp,
+ * zero-filled for the caller to fill, mark dirty and brelse: 0, an
+ * ext2_get_block error, or -ENOMEM. */
+int ext2_get_zeroed_block(struct ext2_inode_info *inode, uint64_t lblk, struct buffer_head **bhp);
 void ext2_set_isize(struct ext2_inode_info *inode, uint64_t size);
 /* Write the inode's dirty page-cache pages back: 0 or the first error. */
 int ext2_writeback_pages(struct ext2_inode_info *inode);

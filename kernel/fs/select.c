@@ -199,6 +199,24 @@ static int poll_set_timeout(struct poll_timeout *to, int64_t sec, long nsec)
 	return 0;
 }
 
+/*
+ * ppoll's and pselect6's timeout: the user's timespec at tsp into *to, or
+ * for tsp NULL no timeout (to->ticks MAX_SCHEDULE_TIMEOUT only; pass
+ * poll_select_finish NULL then).  0, -EFAULT, or -EINVAL for a negative
+ * or unnormalised time.
+ */
+static int poll_timeout_from_user(struct poll_timeout *to, const struct timespec __user *tsp)
+{
+	struct timespec ts;
+
+	to->ticks = MAX_SCHEDULE_TIMEOUT;
+	if (!tsp)
+		return 0;
+	if (copy_from_user(&ts, tsp, sizeof(ts)))
+		return -EFAULT;
+	return poll_set_timeout(to, ts.tv_sec, ts.tv_nsec);
+}
+
 /* The time asked for less the whole ticks that passed, at least 0. */
 static struct timespec poll_time_left(const struct poll_timeout *to)
 {
@@ -329,23 +347,18 @@ long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_msecs)
 long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds, struct timespec __user *tsp,
 	       const void __user *sigmask, size_t sigsetsize)
 {
-	struct poll_timeout to, *top = NULL;
-	struct timespec ts;
+	struct poll_timeout to;
 	long ret;
 
-	if (tsp) {
-		if (copy_from_user(&ts, tsp, sizeof(ts)))
-			return -EFAULT;
-		if (poll_set_timeout(&to, ts.tv_sec, ts.tv_nsec))
-			return -EINVAL;
-		top = &to;
-	}
+	ret = poll_timeout_from_user(&to, tsp);
+	if (ret)
+		return ret;
 	ret = set_user_sigmask((const sigset_t *)sigmask, sigsetsize);
 	if (ret)
 		return ret;
-	ret = do_sys_poll(ufds, nfds, top ? to.ticks : MAX_SCHEDULE_TIMEOUT);
+	ret = do_sys_poll(ufds, nfds, to.ticks);
 	restore_saved_sigmask_unless(ret == -ERESTARTNOHAND);
-	return poll_select_finish(top, tsp, false, ret);
+	return poll_select_finish(tsp ? &to : NULL, tsp, false, ret);
 }
 
 /* --- select ------------------------------------------------------------------------------ */
@@ -507,23 +520,18 @@ long sys_pselect6(int n, fd_set __user *inp, fd_set __user *outp, fd_set __user 
 		  struct timespec __user *tsp, void __user *sig)
 {
 	struct sigset_argpack pack = { NULL, 0 };
-	struct poll_timeout to, *top = NULL;
-	struct timespec ts;
+	struct poll_timeout to;
 	long ret;
 
-	if (tsp) {
-		if (copy_from_user(&ts, tsp, sizeof(ts)))
-			return -EFAULT;
-		if (poll_set_timeout(&to, ts.tv_sec, ts.tv_nsec))
-			return -EINVAL;
-		top = &to;
-	}
+	ret = poll_timeout_from_user(&to, tsp);
+	if (ret)
+		return ret;
 	if (sig && copy_from_user(&pack, sig, sizeof(pack)))
 		return -EFAULT;
 	ret = set_user_sigmask(pack.p, pack.size);
 	if (ret)
 		return ret;
-	ret = core_sys_select(n, inp, outp, exp, top ? to.ticks : MAX_SCHEDULE_TIMEOUT);
+	ret = core_sys_select(n, inp, outp, exp, to.ticks);
 	restore_saved_sigmask_unless(ret == -ERESTARTNOHAND);
-	return poll_select_finish(top, tsp, false, ret);
+	return poll_select_finish(tsp ? &to : NULL, tsp, false, ret);
 }

@@ -84,6 +84,33 @@ static long map_anon(struct mm_struct *mm, unsigned long len, unsigned long prot
 	return do_mmap_pgoff(mm, 0, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, NULL, 0);
 }
 
+/*
+ * The start of a case: a new address space made current's (enter_mm;
+ * the one it replaces in *old) holding one page of read-write anonymous
+ * memory, mapped MAP_PRIVATE | MAP_ANONYMOUS | flags, at *addr.  Returns
+ * the address space (given back with enter_mm(*old) and mmput), or
+ * NULL, after a failed expectation and with nothing left to undo, when
+ * either cannot be made.
+ */
+static struct mm_struct *enter_new_mm(struct ktest *t, unsigned long flags,
+				      struct mm_struct **old, long *addr)
+{
+	struct mm_struct *mm = mm_alloc();
+
+	KTEST_EXPECT(t, mm != NULL);
+	if (!mm)
+		return NULL;
+	*old = enter_mm(mm);
+	*addr = do_mmap_pgoff(mm, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | flags, NULL, 0);
+	KTEST_EXPECT(t, *addr > 0);
+	if (*addr > 0)
+		return mm;
+	enter_mm(*old);
+	mmput(mm);
+	return NULL;
+}
+
 /* Read len bytes at pos of path through read(): 0 or -errno. */
 static long read_file(const char *path, uint64_t pos, void *buf, size_t len)
 {
@@ -176,20 +203,15 @@ out:
 KTEST(memory, cow_after_dup_mm)
 {
 	unsigned long anon0 = stat_of(NR_ANON_PAGES);
-	struct mm_struct *mm = mm_alloc(), *child = NULL, *old;
+	struct mm_struct *mm, *child = NULL, *old;
 	uint8_t parent_data[64], child_data[64], buf[64];
 	struct page *page, *cpage;
 	uint64_t prot, cprot;
 	long addr;
 
-	KTEST_EXPECT(t, mm != NULL);
+	mm = enter_new_mm(t, 0, &old, &addr);
 	if (!mm)
 		return;
-	old = enter_mm(mm);
-	addr = map_anon(mm, PAGE_SIZE, PROT_READ | PROT_WRITE);
-	KTEST_EXPECT(t, addr > 0);
-	if (addr <= 0)
-		goto leave;
 	memset(parent_data, 'p', sizeof(parent_data));
 	memset(child_data, 'c', sizeof(child_data));
 	KTEST_EXPECT_EQ(t, copy_to_user((void __user *)addr, parent_data, 64), 0);
@@ -396,21 +418,19 @@ out:
 KTEST(memory, uaccess_errors)
 {
 	static const char str[] = "hello";
-	struct mm_struct *mm = mm_alloc(), *old;
+	struct mm_struct *mm, *old;
 	uint8_t buf[128], ones[128];
 	long addr, ro, len;
 	char *name = NULL;
 	uint64_t v = 0;
 	int i;
 
-	KTEST_EXPECT(t, mm != NULL);
+	mm = enter_new_mm(t, 0, &old, &addr);
 	if (!mm)
 		return;
-	old = enter_mm(mm);
-	addr = map_anon(mm, PAGE_SIZE, PROT_READ | PROT_WRITE);
 	ro = map_anon(mm, PAGE_SIZE, PROT_READ);
-	KTEST_EXPECT(t, addr > 0 && ro > 0);
-	if (addr <= 0 || ro <= 0)
+	KTEST_EXPECT(t, ro > 0);
+	if (ro <= 0)
 		goto leave;
 
 	/* Nothing mapped: nothing copied, the kernel buffer zeroed. */
@@ -463,20 +483,14 @@ leave:
 
 KTEST(memory, stack_grows_down)
 {
-	struct mm_struct *mm = mm_alloc(), *old;
+	struct mm_struct *mm, *old;
 	struct vm_area_struct *vma;
 	uint8_t x[8] = "stack";
 	long addr;
 
-	KTEST_EXPECT(t, mm != NULL);
+	mm = enter_new_mm(t, MAP_GROWSDOWN, &old, &addr);
 	if (!mm)
 		return;
-	old = enter_mm(mm);
-	addr = do_mmap_pgoff(mm, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_GROWSDOWN, NULL, 0);
-	KTEST_EXPECT(t, addr > 0);
-	if (addr <= 0)
-		goto leave;
 	vma = find_vma(mm, addr);
 	KTEST_EXPECT(t, vma && (vma->vm_flags & VM_GROWSDOWN) && vma->vm_start == (unsigned long)addr);
 	/* Two pages below the bottom: the VMA grows to cover them. */
@@ -484,25 +498,19 @@ KTEST(memory, stack_grows_down)
 	vma = find_vma(mm, addr);
 	KTEST_EXPECT(t, vma && vma->vm_start == (unsigned long)addr - 2 * PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, mm->anon_rss, 1);
-leave:
 	enter_mm(old);
 	mmput(mm);
 }
 
 KTEST(memory, prot_none_keeps_data)
 {
-	struct mm_struct *mm = mm_alloc(), *old;
+	struct mm_struct *mm, *old;
 	uint8_t x[8] = "kept", buf[8];
 	long addr;
 
-	KTEST_EXPECT(t, mm != NULL);
+	mm = enter_new_mm(t, 0, &old, &addr);
 	if (!mm)
 		return;
-	old = enter_mm(mm);
-	addr = map_anon(mm, PAGE_SIZE, PROT_READ | PROT_WRITE);
-	KTEST_EXPECT(t, addr > 0);
-	if (addr <= 0)
-		goto leave;
 	KTEST_EXPECT_EQ(t, copy_to_user((void __user *)addr, x, sizeof(x)), 0);
 	KTEST_EXPECT_EQ(t, do_mprotect(mm, addr, PAGE_SIZE, PROT_NONE), 0);
 	KTEST_EXPECT_EQ(t, copy_from_user(buf, (void __user *)addr, sizeof(buf)), sizeof(buf));
@@ -512,7 +520,6 @@ KTEST(memory, prot_none_keeps_data)
 	KTEST_EXPECT_EQ(t, copy_from_user(buf, (void __user *)addr, sizeof(buf)), 0);
 	KTEST_EXPECT(t, memcmp(buf, x, sizeof(x)) == 0);
 	KTEST_EXPECT_EQ(t, copy_to_user((void __user *)addr, x, sizeof(x)), sizeof(x));
-leave:
 	enter_mm(old);
 	mmput(mm);
 }

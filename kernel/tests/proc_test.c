@@ -26,6 +26,8 @@
 #include <pageturn/wait.h>
 #include <uapi/errno.h>
 
+#include "proc_text.h"
+
 #define STAT_FIELDS	52	/* in /proc/PID/stat */
 #define PF_KTHREAD	0x00200000
 
@@ -70,27 +72,6 @@ static long parse_long(const char **p)
 	return neg ? -v : v;
 }
 
-static void render(struct ktest *t, void (*show)(struct seq_file *))
-{
-	struct seq_file m;
-
-	seq_init(&m, text, sizeof(text) - 1);
-	show(&m);
-	KTEST_EXPECT(t, !seq_has_overflowed(&m));
-	text[m.count] = '\0';
-}
-
-static void render_task(struct ktest *t, int (*show)(struct seq_file *, struct task_struct *),
-			struct task_struct *task)
-{
-	struct seq_file m;
-
-	seq_init(&m, text, sizeof(text) - 1);
-	KTEST_EXPECT_EQ(t, show(&m, task), 0);
-	KTEST_EXPECT(t, !seq_has_overflowed(&m));
-	text[m.count] = '\0';
-}
-
 /* Read path whole into buf (NUL-terminated): the length, or -errno. */
 static long read_file(const char *path, char *buf, size_t size)
 {
@@ -112,7 +93,7 @@ KTEST(proc, meminfo_matches_counters)
 	const char *line, *end;
 	long avail, file_lru;
 
-	render(t, meminfo_proc_show);
+	ktest_render(t, meminfo_proc_show, text, sizeof(text));
 	KTEST_EXPECT_EQ(t, field("MemTotal:"), (long)totalram_pages * 4);
 	KTEST_EXPECT_EQ(t, field("MemFree:"), (long)nr_free_pages() * 4);
 	KTEST_EXPECT_EQ(t, field("Active(file):"), (long)global_page_state(NR_ACTIVE_FILE) * 4);
@@ -146,7 +127,7 @@ KTEST(proc, meminfo_matches_counters)
 
 KTEST(proc, vmstat_matches_counters)
 {
-	render(t, vmstat_show);
+	ktest_render(t, vmstat_show, text, sizeof(text));
 	KTEST_EXPECT_EQ(t, field("nr_free_pages"), (long)nr_free_pages());
 	KTEST_EXPECT_EQ(t, field("nr_slab_unreclaimable"), (long)global_page_state(NR_SLAB_UNRECLAIMABLE));
 	KTEST_EXPECT(t, field("pgfree") > 0);
@@ -158,7 +139,7 @@ KTEST(proc, zoneinfo_lists_zones)
 {
 	struct zone *zone = &NODE_DATA(0)->node_zones[ZONE_DMA];
 
-	render(t, zoneinfo_show);
+	ktest_render(t, zoneinfo_show, text, sizeof(text));
 	KTEST_EXPECT(t, strstr(text, "Node 0, zone      DMA\n") != NULL);
 	KTEST_EXPECT(t, strstr(text, "Node 0, zone    DMA32\n") != NULL);
 	KTEST_EXPECT(t, strstr(text, "Node 0, zone   Normal\n") != NULL);
@@ -194,7 +175,7 @@ KTEST(proc, stat_fields)
 	const char *p;
 
 	idle0 = kcpustat.cpustat[CPUTIME_IDLE];
-	render(t, stat_proc_show);
+	ktest_render(t, stat_proc_show, text, sizeof(text));
 	idle1 = kcpustat.cpustat[CPUTIME_IDLE];
 	/* "cpu" and two spaces, then ten columns; cpu0 the same numbers. */
 	KTEST_EXPECT(t, strncmp(text, "cpu  ", 5) == 0);
@@ -248,10 +229,10 @@ KTEST(proc, uptime_is_monotonic)
 {
 	long up1, idle1, up2, idle2, now;
 
-	render(t, uptime_proc_show);
+	ktest_render(t, uptime_proc_show, text, sizeof(text));
 	parse_uptime(t, &up1, &idle1);
 	msleep(50);
-	render(t, uptime_proc_show);
+	ktest_render(t, uptime_proc_show, text, sizeof(text));
 	parse_uptime(t, &up2, &idle2);
 	now = ktime_get_ns() / 10000000;
 	KTEST_EXPECT(t, up2 >= up1 + 5);
@@ -268,7 +249,7 @@ KTEST(proc, loadavg_format)
 	long v[3], running;
 	unsigned int i;
 
-	render(t, loadavg_proc_show);
+	ktest_render(t, loadavg_proc_show, text, sizeof(text));
 	after = avenrun[0];
 	for (i = 0; i < 3; i++) {
 		v[i] = parse_long(&p);
@@ -333,7 +314,7 @@ KTEST(proc, idle_task_stat)
 	struct inode *inode;
 	char buf[16];
 
-	render_task(t, proc_pid_stat, &init_task);
+	ktest_render_task(t, proc_pid_stat, &init_task, text, sizeof(text));
 	KTEST_EXPECT_EQ(t, split_stat(text, f, STAT_FIELDS + 1), STAT_FIELDS);
 	KTEST_EXPECT_STREQ(t, f[0], "0");
 	KTEST_EXPECT_STREQ(t, f[1], "swapper");
@@ -412,7 +393,7 @@ KTEST(proc, kthread_pid_dir)
 		yield();
 
 	/* stat, from the show function. */
-	render_task(t, proc_pid_stat, p);
+	ktest_render_task(t, proc_pid_stat, p, text, sizeof(text));
 	KTEST_EXPECT(t, text[strlen(text) - 1] == '\n');
 	KTEST_EXPECT_EQ(t, split_stat(text, f, STAT_FIELDS + 1), STAT_FIELDS);
 	KTEST_EXPECT_EQ(t, stat_field(f, 1), pid);
@@ -432,7 +413,7 @@ KTEST(proc, kthread_pid_dir)
 	KTEST_EXPECT_EQ(t, d_type, DT_DIR);
 	KTEST_EXPECT(t, listed(dir, "status", &d_type) && d_type == DT_REG);
 	KTEST_EXPECT(t, listed(dir, "exe", &d_type) && d_type == DT_LNK);
-	render_task(t, proc_pid_stat, p);
+	ktest_render_task(t, proc_pid_stat, p, text, sizeof(text));
 	snprintf(path, sizeof(path), "%s/stat", dir);
 	KTEST_EXPECT_EQ(t, read_file(path, text2, sizeof(text2)), (long)strlen(text));
 	KTEST_EXPECT_STREQ(t, text2, text);
@@ -470,16 +451,16 @@ KTEST(proc, system_files)
 {
 	unsigned int d_type;
 
-	render(t, version_proc_show);
+	ktest_render(t, version_proc_show, text, sizeof(text));
 	KTEST_EXPECT(t, strncmp(text, "Pageturn version 6.1.0-pageturn (gcc version ", 45) == 0);
 	KTEST_EXPECT(t, strstr(text, ") #1 ") != NULL);
-	render(t, cmdline_proc_show);
+	ktest_render(t, cmdline_proc_show, text, sizeof(text));
 	KTEST_EXPECT(t, strncmp(text, boot_cmdline_raw(), strlen(boot_cmdline_raw())) == 0);
 	KTEST_EXPECT_STREQ(t, text + strlen(boot_cmdline_raw()), "\n");
-	render(t, mounts_proc_show);
+	ktest_render(t, mounts_proc_show, text, sizeof(text));
 	KTEST_EXPECT(t, strstr(text, " / ext2 rw 0 0\n") != NULL);
 	KTEST_EXPECT(t, strstr(text, "proc /proc proc rw 0 0\n") != NULL);
-	render(t, filesystems_proc_show);
+	ktest_render(t, filesystems_proc_show, text, sizeof(text));
 	KTEST_EXPECT(t, strstr(text, "nodev\tproc\n") != NULL);
 	KTEST_EXPECT(t, strstr(text, "\text2\n") != NULL);
 	KTEST_EXPECT(t, listed("/proc", "self", &d_type) && d_type == DT_LNK);

@@ -27,6 +27,7 @@
 #include <pageturn/syscalls.h>
 #include <uapi/errno.h>
 
+#include "proc_text.h"
 #include "user_task.h"
 
 #define NO_SUCH_PID_FROM	32767	/* searched downwards for a free pid */
@@ -34,18 +35,6 @@
 			"Units     \n"
 
 static char text[4096];
-
-/* Render show's text for task into text[]. */
-static void render_task(struct ktest *t, int (*show)(struct seq_file *, struct task_struct *),
-			struct task_struct *task)
-{
-	struct seq_file m;
-
-	seq_init(&m, text, sizeof(text) - 1);
-	KTEST_EXPECT_EQ(t, show(&m, task), 0);
-	KTEST_EXPECT(t, !seq_has_overflowed(&m));
-	text[m.count] = '\0';
-}
 
 /* The kernel thread named comm, or NULL. */
 static struct task_struct *find_kthread(const char *comm)
@@ -165,7 +154,7 @@ KTEST(rlimit, prlimit64_rules)
 	KTEST_EXPECT_EQ(t, sys_prlimit64(-1, RLIMIT_CORE, NULL, uold), -ESRCH);
 
 	/* /proc/PID/limits: Linux's columns, "unlimited", no unit for nice */
-	render_task(t, proc_pid_limits, p);
+	ktest_render_task(t, proc_pid_limits, p, text, sizeof(text));
 	KTEST_EXPECT(t, !strncmp(text, LIMITS_HEADER, strlen(LIMITS_HEADER)));
 	KTEST_EXPECT(t, strstr(text, "\nMax cpu time              7                    "
 				     "9                    seconds   \n") != NULL);
@@ -199,6 +188,6 @@ KTEST(flusher, sleeps_interruptibly)
 	for (i = 0; i < 100 && flusher->state != TASK_INTERRUPTIBLE; i++)
 		msleep(10);
 	KTEST_EXPECT_EQ(t, flusher->state, TASK_INTERRUPTIBLE);
-	render_task(t, proc_pid_status, flusher);
+	ktest_render_task(t, proc_pid_status, flusher, text, sizeof(text));
 	KTEST_EXPECT(t, strstr(text, "\nState:\tS (sleeping)\n") != NULL);
 }

@@ -10,9 +10,9 @@
  * against the staging files.  Every test that writes ends by unmounting
  * and requiring `e2fsck -fn` to find the image clean.  Corrupt copies must
  * fail with -EIO or -EINVAL and one printk line, never crash (ASan is on).
+ * The image fixtures (e2fsprogs, fake disks) are ext2_image.c's.
  */
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -27,14 +27,8 @@
 #include <fs/ext2.h>
 #include <uapi/errno.h>
 
-#include "fake_machine.h"
+#include "ext2_image.h"
 #include "kernel_stubs.h"
-
-#define MKE2FS "/usr/sbin/mke2fs"
-#define E2FSCK "/usr/sbin/e2fsck"
-#define DEBUGFS "/usr/sbin/debugfs"
-
-static char tmpdir[64], staging[128], image[128];
 
 #define BIG_SIZE (5 * 1024 * 1024 + 777)		/* double indirect at 4 KiB */
 #define SPARSE_SIZE (80ull * 1024 * 1024)		/* triple indirect at 1 KiB */
@@ -58,19 +52,6 @@ static void write_host_file(const char *name, const void *data, size_t len)
 	fclose(f);
 }
 
-static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void run(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0)
-		fail_msg("command failed: %s", cmd);
-}
-
 static void make_staging(void)
 {
 	unsigned char *big = malloc(BIG_SIZE);
@@ -78,7 +59,6 @@ static void make_staging(void)
 	size_t i;
 	int fd;
 
-	snprintf(staging, sizeof(staging), "%s/staging", tmpdir);
 	run("mkdir -p %s/a/b/c %s/emptydir", staging, staging);
 	write_host_file("small.txt", "hello, ext2\n", 12);
 	write_host_file("a/b/c/deep.txt", "deep\n", 5);
@@ -101,18 +81,6 @@ static void make_image(unsigned int bs, const char *extra)
 	run(MKE2FS " -q -F -t ext2 -b %u %s -d %s %s 24M >/dev/null", bs, extra, staging, image);
 }
 
-static void fsck_clean(void)
-{
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), E2FSCK " -fn %s > %s/fsck.log 2>&1", image, tmpdir);
-	if (system(cmd) != 0) {
-		snprintf(cmd, sizeof(cmd), "cat %s/fsck.log >&2", tmpdir);
-		(void)system(cmd);
-		fail_msg("e2fsck found %s inconsistent", image);
-	}
-}
-
 /* Overwrite len bytes at off of the image. */
 static void poke(uint64_t off, const void *data, size_t len)
 {
@@ -123,29 +91,8 @@ static void poke(uint64_t off, const void *data, size_t len)
 	close(fd);
 }
 
-/* Every open gets a new device, so buffers a failed test left behind
- * never alias the next test's. */
-static struct fake_disk disks[128], *dp;
-#define disk (*dp)
-
-static void open_disk(void)
-{
-	assert_true(dp == NULL || dp < disks + ARRAY_SIZE(disks) - 1);
-	dp = dp ? dp + 1 : disks;
-	assert_true(fake_disk_open(dp, image, false));
-}
-
-static struct ext2_sb_info *mount_image(void)
-{
-	struct ext2_sb_info *sbi;
-	int err;
-
-	open_disk();
-	sbi = ext2_mount(&disk.bdev, &err);
-	if (!sbi)
-		fail_msg("mount failed: %d", err);
-	return sbi;
-}
+/* The image's current fake disk (ext2_image.h's cur_disk). */
+#define disk (*cur_disk)
 
 static int mount_error(void)
 {
@@ -159,39 +106,6 @@ static int mount_error(void)
 	assert_null(sbi);
 	assert_int_equal(log_count("ext2:"), 1);
 	return err;
-}
-
-static void unmount(struct ext2_sb_info *sbi)
-{
-	assert_int_equal(ext2_unmount(sbi), 0);
-	fake_disk_close(&disk);
-}
-
-/* Follow a path of names from the root; the inode held. */
-static struct ext2_inode_info *walk(struct ext2_sb_info *sbi, const char *path, int *err)
-{
-	char buf[256], *name, *save;
-	struct ext2_inode_info *inode = ext2_iget(sbi, EXT2_ROOT_INO, err), *next;
-	uint32_t ino;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (name = strtok_r(buf, "/", &save); inode && name; name = strtok_r(NULL, "/", &save)) {
-		*err = ext2_lookup(inode, name, &ino);
-		next = *err ? NULL : ext2_iget(sbi, ino, err);
-		ext2_iput(inode);
-		inode = next;
-	}
-	return inode;
-}
-
-static struct ext2_inode_info *get(struct ext2_sb_info *sbi, const char *path)
-{
-	int err;
-	struct ext2_inode_info *inode = walk(sbi, path, &err);
-
-	if (!inode)
-		fail_msg("%s: %d; log: %s", path, err, log_buf);
-	return inode;
 }
 
 static int walk_error(struct ext2_sb_info *sbi, const char *path)
@@ -258,11 +172,6 @@ static bool has_name(const struct names *names, const char *name)
 		if (!strcmp(names->list[i], name))
 			return true;
 	return false;
-}
-
-static unsigned int block_size(void **state)
-{
-	return (unsigned int)(uintptr_t)*state;
 }
 
 /* --- the buffer cache ---------------------------------------------------- */
@@ -450,8 +359,7 @@ static void test_read_rev0(void **state)
 		assert_int_equal(ext2_create(root, "newfile", 0644, &ino), 0);
 		ext2_iput(root);
 	}
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 }
 
 /* --- writing ------------------------------------------------------------- */
@@ -524,8 +432,7 @@ static void test_write(void **state)
 	ext2_iput(f);
 	ext2_iput(root);
 	assert_int_equal(ext2_sync(sbi), 0);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 
 	sbi = mount_image();
 	f = get(sbi, "new.bin");
@@ -538,8 +445,7 @@ static void test_write(void **state)
 	assert_int_equal(ext2_unlink(root, "a"), -EISDIR);
 	ext2_iput(root);
 	assert_int_equal(sbi->s_es->s_free_blocks_count, free_before);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 }
 
 static void test_dirs(void **state)
@@ -600,8 +506,7 @@ static void test_dirs(void **state)
 	assert_int_equal(ext2_create(d1, "file", 0600, &ino), 0);
 	ext2_iput(d1);
 	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 	sbi = mount_image();
 	check_against_host(sbi, "big.bin");
 	d1 = get(sbi, "kept/file");
@@ -667,8 +572,7 @@ static void test_rename(void **state)
 	ext2_iput(b);
 	ext2_iput(a);
 	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 }
 
 static void test_truncate(void **state)
@@ -705,8 +609,7 @@ static void test_truncate(void **state)
 	assert_int_equal(ext2_create(root, "again", 0644, &ino), 0);
 	ext2_iput(root);
 	assert_true(sbi->s_es->s_free_blocks_count > free_before);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 }
 
 static void test_enospc(void **state)
@@ -730,8 +633,7 @@ static void test_enospc(void **state)
 	ext2_iput(f);
 	ext2_iput(root);
 	assert_int_equal(ext2_sync(sbi), 0);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 	/* Still usable: free the space and write again. */
 	sbi = mount_image();
 	root = get(sbi, "");
@@ -742,8 +644,7 @@ static void test_enospc(void **state)
 	check_pattern(f, 0, 100000, 6);
 	ext2_iput(f);
 	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 }
 
 /* An unlinked file stays readable while held; the last iput frees it. */
@@ -765,8 +666,7 @@ static void test_unlink_held(void **state)
 	ext2_iput(f);
 	assert_int_equal(sbi->s_es->s_free_inodes_count, free_inodes + 1);
 	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 }
 
 /* Deleting files whose extended attributes live in a block (set here with
@@ -788,16 +688,14 @@ static void test_unlink_xattr_block(void **state)
 	free_blocks = sbi->s_es->s_free_blocks_count;
 	assert_int_equal(ext2_unlink(root, "small.txt"), 0);
 	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 
 	sbi = mount_image();
 	root = get(sbi, "");
 	assert_int_equal(ext2_unlink(root, "big.bin"), 0);
 	assert_true(sbi->s_es->s_free_blocks_count > free_blocks + BIG_SIZE / 1024);
 	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 }
 
 /* --- corruption and features ---------------------------------------------- */
@@ -952,11 +850,6 @@ static void test_io_errors(void **state)
 	fake_disk_close(&disk);
 }
 
-#define PER_BS(fn) \
-	cmocka_unit_test_prestate(fn, (void *)1024), \
-	cmocka_unit_test_prestate(fn, (void *)2048), \
-	cmocka_unit_test_prestate(fn, (void *)4096)
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -978,17 +871,10 @@ int main(void)
 	};
 	int failed;
 
-	if (access(MKE2FS, X_OK) || access(E2FSCK, X_OK)) {
-		fprintf(stderr, "test_ext2: needs " MKE2FS " and " E2FSCK " (e2fsprogs)\n");
+	if (ext2_image_setup("test_ext2"))
 		return 1;
-	}
-	fake_machine_init();
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/pageturn-ext2-XXXXXX");
-	if (!mkdtemp(tmpdir))
-		return 1;
-	snprintf(image, sizeof(image), "%s/ext2.img", tmpdir);
 	make_staging();
 	failed = cmocka_run_group_tests(tests, NULL, NULL);
-	run("rm -rf %s", tmpdir);
+	ext2_image_cleanup();
 	return failed;
 }

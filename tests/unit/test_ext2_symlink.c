@@ -35,32 +35,13 @@
 #include <fs/ext2.h>
 #include <uapi/errno.h>
 
-#include "fake_machine.h"
+#include "ext2_image.h"
 #include "kernel_stubs.h"
-
-#define MKE2FS "/usr/sbin/mke2fs"
-#define E2FSCK "/usr/sbin/e2fsck"
-#define DEBUGFS "/usr/sbin/debugfs"
 
 /* Linux's new_encode_dev, the encoding st_rdev and mknod(2) use. */
 #define NEW_DEV(ma, mi)	(((mi) & 0xff) | ((ma) << 8) | (((mi) & ~0xffu) << 12))
 
-static char tmpdir[64], staging[128], image[128];
 static char long_target[4096 + 1];	/* up to a 4 KiB block's worth, and a NUL */
-static struct fake_disk disks[64], *dp;	/* one per mount */
-
-static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void run(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0)
-		fail_msg("command failed: %s", cmd);
-}
 
 /* A target of len bytes: "long/" then letters. */
 static const char *target_of_len(size_t len)
@@ -88,48 +69,6 @@ static void make_image(unsigned int bs)
 	run(MKE2FS " -q -F -t ext2 -b %u -d %s %s 8M >/dev/null", bs, staging, image);
 }
 
-static void fsck_clean(void)
-{
-	run(E2FSCK " -fn %s > %s/fsck.log 2>&1 || { cat %s/fsck.log >&2; false; }", image, tmpdir,
-	    tmpdir);
-}
-
-static struct ext2_sb_info *mount_image(void)
-{
-	struct ext2_sb_info *sbi;
-	int err;
-
-	assert_true(dp == NULL || dp < disks + ARRAY_SIZE(disks) - 1);
-	dp = dp ? dp + 1 : disks;
-	assert_true(fake_disk_open(dp, image, false));
-	sbi = ext2_mount(&dp->bdev, &err);
-	if (!sbi)
-		fail_msg("mount failed: %d", err);
-	return sbi;
-}
-
-static void unmount(struct ext2_sb_info *sbi)
-{
-	assert_int_equal(ext2_unmount(sbi), 0);
-	fake_disk_close(dp);
-}
-
-/* The inode named name in the root, held. */
-static struct ext2_inode_info *get(struct ext2_sb_info *sbi, const char *name)
-{
-	struct ext2_inode_info *root, *inode;
-	uint32_t ino;
-	int err;
-
-	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
-	assert_non_null(root);
-	assert_int_equal(ext2_lookup(root, name, &ino), 0);
-	ext2_iput(root);
-	inode = ext2_iget(sbi, ino, &err);
-	assert_non_null(inode);
-	return inode;
-}
-
 static void expect_link(struct ext2_sb_info *sbi, const char *name, const char *target)
 {
 	struct ext2_inode_info *inode = get(sbi, name);
@@ -146,9 +85,20 @@ static void expect_link(struct ext2_sb_info *sbi, const char *name, const char *
 	ext2_iput(inode);
 }
 
-static unsigned int block_size(void **state)
+/* Remove each name (up to a NULL) from the directory at path dir, expecting success. */
+static void unlink_names(struct ext2_sb_info *sbi, const char *dir, ...)
+	__attribute__((sentinel));
+static void unlink_names(struct ext2_sb_info *sbi, const char *dir, ...)
 {
-	return (unsigned int)(uintptr_t)*state;
+	struct ext2_inode_info *inode = get(sbi, dir);
+	const char *name;
+	va_list ap;
+
+	va_start(ap, dir);
+	while ((name = va_arg(ap, const char *)))
+		assert_int_equal(ext2_unlink(inode, name), 0);
+	va_end(ap);
+	ext2_iput(inode);
 }
 
 static void test_readlink(void **state)
@@ -175,19 +125,11 @@ static void test_readlink(void **state)
 static void test_unlink_links(void **state)
 {
 	struct ext2_sb_info *sbi;
-	struct ext2_inode_info *root;
-	int err;
 
 	make_image(block_size(state));
 	sbi = mount_image();
-	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
-	assert_non_null(root);
-	assert_int_equal(ext2_unlink(root, "slow"), 0);
-	assert_int_equal(ext2_unlink(root, "max"), 0);
-	assert_int_equal(ext2_unlink(root, "fast"), 0);
-	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unlink_names(sbi, "", "slow", "max", "fast", NULL);
+	unmount_clean(sbi);
 }
 
 static void test_set_attrs(void **state)
@@ -201,8 +143,7 @@ static void test_set_attrs(void **state)
 	assert_int_equal(ext2_set_mode(inode, 01700 | EXT2_S_IFREG), 0);
 	assert_int_equal(ext2_set_mtime(inode, 1234567890), 0);
 	ext2_iput(inode);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 
 	sbi = mount_image();
 	inode = get(sbi, "dir");
@@ -219,20 +160,6 @@ static void debugfs_stat_has(const char *path, const char *want)
 	run(DEBUGFS " -R 'stat %s' %s 2>/dev/null | grep -qF '%s'", path, image, want);
 }
 
-/* The inode named name in directory dir, held. */
-static struct ext2_inode_info *child(struct ext2_sb_info *sbi, struct ext2_inode_info *dir,
-				     const char *name)
-{
-	struct ext2_inode_info *inode;
-	uint32_t ino;
-	int err;
-
-	assert_int_equal(ext2_lookup(dir, name, &ino), 0);
-	inode = ext2_iget(sbi, ino, &err);
-	assert_non_null(inode);
-	return inode;
-}
-
 /* ext2_symlink: both kinds, the longest target, the errors; e2fsck and
  * debugfs agree with the driver after a remount. */
 static void test_make_symlinks(void **state)
@@ -242,13 +169,11 @@ static void test_make_symlinks(void **state)
 	struct ext2_inode_info *root, *inode;
 	char want[64];
 	uint32_t ino;
-	int err;
 	uint32_t free_blocks;
 
 	make_image(bs);
 	sbi = mount_image();
-	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
-	assert_non_null(root);
+	root = get(sbi, "");
 	free_blocks = sbi->s_es->s_free_blocks_count;
 	assert_int_equal(ext2_symlink(root, "new_fast", "dir/file", &ino), 0);
 	assert_int_equal(ext2_symlink(root, "new_59", target_of_len(59), &ino), 0);
@@ -259,10 +184,10 @@ static void test_make_symlinks(void **state)
 	assert_int_equal(ext2_symlink(root, "too_long", target_of_len(bs), &ino), -ENAMETOOLONG);
 	assert_int_equal(ext2_symlink(root, "empty", "", &ino), -ENOENT);
 	assert_int_equal(ext2_symlink(root, "fast", "x", &ino), -EEXIST);
-	inode = child(sbi, root, "dir");
+	inode = get(sbi, "dir");
 	assert_int_equal(ext2_symlink(inode, "up", "../fast", &ino), 0);
 	ext2_iput(inode);
-	inode = child(sbi, root, "new_60");
+	inode = get(sbi, "new_60");
 	assert_int_equal(inode->i_raw.i_mode, EXT2_S_IFLNK | 0777);
 	assert_int_equal(inode->i_raw.i_links_count, 1);
 	assert_int_equal(inode->i_raw.i_blocks, bs / 512);
@@ -270,8 +195,7 @@ static void test_make_symlinks(void **state)
 	expect_link(sbi, "new_fast", "dir/file");
 	expect_link(sbi, "new_max", target_of_len(bs - 1));
 	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 	debugfs_stat_has("/new_fast", "Fast link dest: \"dir/file\"");
 	snprintf(want, sizeof(want), "Fast link dest: \"%s\"", target_of_len(59));
 	debugfs_stat_has("/new_59", want);
@@ -282,15 +206,9 @@ static void test_make_symlinks(void **state)
 	expect_link(sbi, "new_59", target_of_len(59));
 	expect_link(sbi, "new_60", target_of_len(60));
 	expect_link(sbi, "new_max", target_of_len(bs - 1));
-	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
-	assert_non_null(root);
 	/* Removing them gives the slow links' blocks back. */
-	assert_int_equal(ext2_unlink(root, "new_fast"), 0);
-	assert_int_equal(ext2_unlink(root, "new_60"), 0);
-	assert_int_equal(ext2_unlink(root, "new_max"), 0);
-	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unlink_names(sbi, "", "new_fast", "new_60", "new_max", NULL);
+	unmount_clean(sbi);
 }
 
 /* ext2_link: names in two directories for one file, the errors, and the
@@ -307,9 +225,8 @@ static void test_hard_links(void **state)
 	make_image(block_size(state));
 	sbi = mount_image();
 	free_inodes = sbi->s_es->s_free_inodes_count;
-	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
-	assert_non_null(root);
-	dir = child(sbi, root, "dir");
+	root = get(sbi, "");
+	dir = get(sbi, "dir");
 	assert_int_equal(ext2_create(root, "f", 0644, &file_ino), 0);
 	file = ext2_iget(sbi, file_ino, &err);
 	assert_non_null(file);
@@ -324,7 +241,7 @@ static void test_hard_links(void **state)
 	assert_int_equal(ext2_link(root, "i", file), -EMLINK);
 	file->i_raw.i_links_count = 3;
 	/* A symlink can have several names too. */
-	inode = child(sbi, root, "fast");
+	inode = get(sbi, "fast");
 	assert_int_equal(ext2_link(dir, "fast2", inode), 0);
 	ext2_iput(inode);
 	assert_int_equal(ext2_lookup(dir, "h", &ino), 0);
@@ -332,42 +249,27 @@ static void test_hard_links(void **state)
 	ext2_iput(file);
 	ext2_iput(dir);
 	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 	debugfs_stat_has("/dir/h", "Links: 3");
 
 	/* After a remount: the data through another name; removing two
 	 * names keeps the inode. */
 	sbi = mount_image();
-	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
-	assert_non_null(root);
-	dir = child(sbi, root, "dir");
-	assert_int_equal(ext2_unlink(root, "f"), 0);
-	assert_int_equal(ext2_unlink(root, "g"), 0);
-	file = child(sbi, dir, "h");
+	unlink_names(sbi, "", "f", "g", NULL);
+	file = get(sbi, "dir/h");
 	assert_int_equal(file->i_raw.i_links_count, 1);
 	memset(buf, 0, sizeof(buf));
 	assert_int_equal(ext2_read(file, 0, buf, sizeof(buf)), sizeof(data));
 	assert_string_equal(buf, data);
 	ext2_iput(file);
 	expect_link(sbi, "fast", "dir/file");
-	ext2_iput(dir);
-	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 
 	/* The last name: the inode goes. */
 	sbi = mount_image();
-	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
-	assert_non_null(root);
-	dir = child(sbi, root, "dir");
-	assert_int_equal(ext2_unlink(dir, "h"), 0);
-	assert_int_equal(ext2_unlink(dir, "fast2"), 0);
-	ext2_iput(dir);
-	ext2_iput(root);
+	unlink_names(sbi, "dir", "h", "fast2", NULL);
 	assert_int_equal(sbi->s_es->s_free_inodes_count, free_inodes);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 }
 
 /* ext2_mknod: each type, both device encodings, read back by debugfs. */
@@ -376,12 +278,10 @@ static void test_mknod(void **state)
 	struct ext2_sb_info *sbi;
 	struct ext2_inode_info *root, *inode;
 	uint32_t ino;
-	int err;
 
 	make_image(block_size(state));
 	sbi = mount_image();
-	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
-	assert_non_null(root);
+	root = get(sbi, "");
 	assert_int_equal(ext2_mknod(root, "null", EXT2_S_IFCHR | 0666, NEW_DEV(1, 3), &ino), 0);
 	assert_int_equal(ext2_mknod(root, "big", EXT2_S_IFCHR | 0600, NEW_DEV(300, 70000), &ino),
 			 0);
@@ -390,17 +290,16 @@ static void test_mknod(void **state)
 	assert_int_equal(ext2_mknod(root, "sock", EXT2_S_IFSOCK | 0755, 0, &ino), 0);
 	assert_int_equal(ext2_mknod(root, "reg", EXT2_S_IFREG | 0644, 0, &ino), -EINVAL);
 	assert_int_equal(ext2_mknod(root, "dir", EXT2_S_IFCHR | 0644, 0, &ino), -EEXIST);
-	inode = child(sbi, root, "null");
+	inode = get(sbi, "null");
 	assert_int_equal(inode->i_raw.i_block[0], 0x103);
 	assert_int_equal(inode->i_raw.i_block[1], 0);
 	ext2_iput(inode);
-	inode = child(sbi, root, "big");
+	inode = get(sbi, "big");
 	assert_int_equal(inode->i_raw.i_block[0], 0);
 	assert_int_equal(inode->i_raw.i_block[1], NEW_DEV(300, 70000));
 	ext2_iput(inode);
 	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unmount_clean(sbi);
 	debugfs_stat_has("/null", "Device major/minor number: 01:03");
 	debugfs_stat_has("/big", "Device major/minor number: 300:70000");
 	debugfs_stat_has("/disk", "Type: block special");
@@ -408,23 +307,12 @@ static void test_mknod(void **state)
 	debugfs_stat_has("/sock", "Type: socket");
 
 	sbi = mount_image();
-	root = ext2_iget(sbi, EXT2_ROOT_INO, &err);
-	assert_non_null(root);
-	inode = child(sbi, root, "fifo");
+	inode = get(sbi, "fifo");
 	assert_int_equal(inode->i_raw.i_mode, EXT2_S_IFIFO | 0644);
 	ext2_iput(inode);
-	assert_int_equal(ext2_unlink(root, "null"), 0);
-	assert_int_equal(ext2_unlink(root, "big"), 0);
-	assert_int_equal(ext2_unlink(root, "fifo"), 0);
-	ext2_iput(root);
-	unmount(sbi);
-	fsck_clean();
+	unlink_names(sbi, "", "null", "big", "fifo", NULL);
+	unmount_clean(sbi);
 }
-
-#define PER_BS(fn) \
-	cmocka_unit_test_prestate(fn, (void *)1024), \
-	cmocka_unit_test_prestate(fn, (void *)2048), \
-	cmocka_unit_test_prestate(fn, (void *)4096)
 
 int main(void)
 {
@@ -438,18 +326,9 @@ int main(void)
 	};
 	int failed;
 
-	if (access(MKE2FS, X_OK) || access(E2FSCK, X_OK) || access(DEBUGFS, X_OK)) {
-		fprintf(stderr, "test_ext2_symlink: needs " MKE2FS ", " E2FSCK " and " DEBUGFS
-			" (e2fsprogs)\n");
+	if (ext2_image_setup("test_ext2_symlink"))
 		return 1;
-	}
-	fake_machine_init();
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/pageturn-symlink-XXXXXX");
-	if (!mkdtemp(tmpdir))
-		return 1;
-	snprintf(staging, sizeof(staging), "%s/staging", tmpdir);
-	snprintf(image, sizeof(image), "%s/ext2.img", tmpdir);
 	failed = cmocka_run_group_tests(tests, NULL, NULL);
-	run("rm -rf %s", tmpdir);
+	ext2_image_cleanup();
 	return failed;
 }

@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -24,29 +23,18 @@
 #define SIZE (256ul << 20)
 #define STRIDE 512ul
 
-/* The value of key ("MemFree:") in a /proc file, in its unit; -1 if absent. */
-static long proc_value(const char *file, const char *key)
+/* The value of name (proc_field) in a /proc file, in its unit; -1 if absent. */
+static long proc_value(const char *file, const char *name)
 {
-	char line[256];
-	size_t klen = strlen(key);
-	long v = -1;
-	FILE *f = fopen(file, "r");
+	static char text[32768];
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, klen) && (line[klen] == ' ' || line[klen] == '\t')) {
-			sscanf(line + klen, "%ld", &v);
-			break;
-		}
-	fclose(f);
-	return v;
+	return read_file(file, text, sizeof(text)) > 0 ? proc_field(text, name) : -1;
 }
 
 static void counters(const char *when)
 {
 	tap_note("meminfo %s: MemFree %ld kB, AnonPages %ld kB, pgfault %ld", when,
-		 proc_value("/proc/meminfo", "MemFree:"), proc_value("/proc/meminfo", "AnonPages:"),
+		 proc_value("/proc/meminfo", "MemFree"), proc_value("/proc/meminfo", "AnonPages"),
 		 proc_value("/proc/vmstat", "pgfault"));
 }
 

@@ -18,6 +18,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,18 +31,22 @@
 
 static char dir[] = "/tmp/enoexec.XXXXXX";
 
-static const char *specimen(const char *name, const void *data, size_t len, mode_t mode)
-{
-	static char path[128];
-	int fd;
+/* An ELF header broken in one Elf64_Half field: execve must say ENOEXEC. */
+struct bad_field {
+	const char *name;	/* of the specimen file */
+	size_t offset;		/* of the field in Elf64_Ehdr */
+	Elf64_Half value;
+	const char *what;
+};
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0 || write_all(fd, data, len) != (ssize_t)len || fchmod(fd, mode) < 0)
-		tap_bail("writing %s: %s", path, strerror(errno));
-	close(fd);
-	return path;
-}
+static const struct bad_field bad_fields[] = {
+	{ "bad_type", offsetof(Elf64_Ehdr, e_type), 0x1234,
+	  "ELF e_type neither ET_EXEC nor ET_DYN: ENOEXEC" },
+	{ "arm64", offsetof(Elf64_Ehdr, e_machine), EM_AARCH64,
+	  "ELF for another machine (AArch64): ENOEXEC" },
+	{ "phentsize", offsetof(Elf64_Ehdr, e_phentsize), 17, "ELF with a wrong e_phentsize: ENOEXEC" },
+	{ "no_phdrs", offsetof(Elf64_Ehdr, e_phnum), 0, "ELF with no program headers: ENOEXEC" },
+};
 
 static void expect_errno(const char *path, int want, const char *what)
 {
@@ -57,6 +62,25 @@ static void expect_errno(const char *path, int want, const char *what)
 	tap_check(WIFEXITED(status) && WEXITSTATUS(status) == want, what,
 		  "%s (exit status = the errno execve returned; expected %d, %s)",
 		  test_status_str(status, buf, sizeof(buf)), want, strerror(want));
+}
+
+/*
+ * Write the specimen name (len bytes of data, then mode) into the scratch
+ * directory, check that execve of it fails with want (what), and remove it.
+ */
+static void expect_specimen_errno(const char *name, const void *data, size_t len, mode_t mode,
+				  int want, const char *what)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write_all(fd, data, len) != (ssize_t)len || fchmod(fd, mode) < 0)
+		tap_bail("writing %s: %s", path, strerror(errno));
+	close(fd);
+	expect_errno(path, want, what);
+	unlink(path);
 }
 
 /* A valid-looking x86-64 executable header with one program header after it. */
@@ -89,51 +113,25 @@ int main(void)
 {
 	enum { SIZE = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) };
 	unsigned char img[SIZE];
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
-	const char *path;
 
 	if (!mkdtemp(dir))
 		tap_bail("mkdtemp in /tmp: %s", strerror(errno));
 
-	path = specimen("magic_only", ELFMAG, SELFMAG, 0755);
-	expect_errno(path, ENOEXEC, "a file of just the ELF magic: ENOEXEC");
-	unlink(path);
+	expect_specimen_errno("magic_only", ELFMAG, SELFMAG, 0755, ENOEXEC,
+			      "a file of just the ELF magic: ENOEXEC");
+	for (size_t i = 0; i < sizeof(bad_fields) / sizeof(bad_fields[0]); i++) {
+		const struct bad_field *f = &bad_fields[i];
 
-	good_header(img);
-	eh->e_type = 0x1234;
-	path = specimen("bad_type", img, SIZE, 0755);
-	expect_errno(path, ENOEXEC, "ELF e_type neither ET_EXEC nor ET_DYN: ENOEXEC");
-	unlink(path);
-
-	good_header(img);
-	eh->e_machine = EM_AARCH64;
-	path = specimen("arm64", img, SIZE, 0755);
-	expect_errno(path, ENOEXEC, "ELF for another machine (AArch64): ENOEXEC");
-	unlink(path);
-
-	good_header(img);
-	eh->e_phentsize = 17;
-	path = specimen("phentsize", img, SIZE, 0755);
-	expect_errno(path, ENOEXEC, "ELF with a wrong e_phentsize: ENOEXEC");
-	unlink(path);
-
-	good_header(img);
-	eh->e_phnum = 0;
-	path = specimen("no_phdrs", img, SIZE, 0755);
-	expect_errno(path, ENOEXEC, "ELF with no program headers: ENOEXEC");
-	unlink(path);
-
-	path = specimen("empty_shebang", "#!\n", strlen("#!\n"), 0755);
-	expect_errno(path, ENOEXEC, "a \"#!\" line with no interpreter: ENOEXEC");
-	unlink(path);
-
-	path = specimen("missing_interp", MISSING_INTERP, strlen(MISSING_INTERP), 0755);
-	expect_errno(path, ENOENT, "a \"#!\" script whose interpreter is missing: ENOENT");
-	unlink(path);
-
-	path = specimen("not_executable", NOT_EXECUTABLE, strlen(NOT_EXECUTABLE), 0644);
-	expect_errno(path, EACCES, "a file without execute permission: EACCES");
-	unlink(path);
+		good_header(img);
+		memcpy(img + f->offset, &f->value, sizeof(f->value));
+		expect_specimen_errno(f->name, img, SIZE, 0755, ENOEXEC, f->what);
+	}
+	expect_specimen_errno("empty_shebang", "#!\n", strlen("#!\n"), 0755, ENOEXEC,
+			      "a \"#!\" line with no interpreter: ENOEXEC");
+	expect_specimen_errno("missing_interp", MISSING_INTERP, strlen(MISSING_INTERP), 0755, ENOENT,
+			      "a \"#!\" script whose interpreter is missing: ENOENT");
+	expect_specimen_errno("not_executable", NOT_EXECUTABLE, strlen(NOT_EXECUTABLE), 0644, EACCES,
+			      "a file without execute permission: EACCES");
 
 	expect_errno(dir, EACCES, "a directory: EACCES");
 	tap_check(rmdir(dir) == 0, "the caller goes on: its scratch directory is removed", "%s",

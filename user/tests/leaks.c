@@ -69,7 +69,6 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -122,67 +121,13 @@ struct sample {
 	long v[NR_COUNTERS];
 };
 
-/* The layout of a getdents64 record. */
-struct linux_dirent64 {
-	unsigned long long d_ino;
-	long long d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-/* Read the file at path into buf (NUL-terminated); bails out on failure. */
+/* Read the file at path into buf (read_file); bails out on failure. */
 static void read_path(const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
+	ssize_t n = read_file(path, buf, size);
 
-	if (fd < 0)
-		tap_bail("open %s: %s", path, strerror(errno));
-	n = read_full(fd, buf, size - 1);
 	if (n <= 0)
 		tap_bail("read %s: %s", path, n < 0 ? strerror(errno) : "empty");
-	buf[n] = '\0';
-	close(fd);
-}
-
-/* The number after "name:" or "name " at the start of a line, or -1. */
-static long field(const char *text, const char *name)
-{
-	size_t len = strlen(name);
-	const char *line = text;
-
-	while (line && *line) {
-		if (!strncmp(line, name, len) && (line[len] == ':' || line[len] == ' '))
-			return strtol(line + len + 1, NULL, 10);
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-	return -1;
-}
-
-/* The directories of /proc named by a number: one per task. */
-static long count_pid_dirs(void)
-{
-	static char buf[16384];
-	int fd = open("/proc", O_RDONLY | O_DIRECTORY);
-	long n, count = 0;
-
-	if (fd < 0)
-		tap_bail("open /proc: %s", strerror(errno));
-	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
-		for (long off = 0; off < n;) {
-			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
-
-			if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
-				count++;
-			off += d->d_reclen;
-		}
-	if (n < 0)
-		tap_bail("getdents64 /proc: %s", strerror(errno));
-	close(fd);
-	return count;
 }
 
 /* This process's open descriptors. */
@@ -208,18 +153,18 @@ static void take_sample(struct sample *s)
 
 		switch (c->source) {
 		case MEMINFO_KB:
-			v = field(meminfo, c->name);
+			v = proc_field(meminfo, c->name);
 			if (v < 0)
 				tap_bail("/proc/meminfo has no %s line", c->name);
 			v /= PAGE_KB;
 			break;
 		case VMSTAT_PAGES:
-			v = field(vmstat, c->name);
+			v = proc_field(vmstat, c->name);
 			if (v < 0)
 				tap_bail("/proc/vmstat has no %s line", c->name);
 			break;
 		case PID_DIRS:
-			v = count_pid_dirs();
+			v = proc_pids(NULL, 0);
 			break;
 		default:
 			v = count_fds();

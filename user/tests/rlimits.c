@@ -83,29 +83,13 @@ static struct shared *sh;
  * from seeing a recursion without end. */
 static volatile unsigned long max_depth = 1ul << 30;
 
-/* Read path (up to size - 1 bytes) into buf, NUL-terminated, without
- * allocating: the length, or -1. */
-static long read_text(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	long n;
-
-	if (fd < 0)
-		return -1;
-	n = read_full(fd, buf, size - 1);
-	close(fd);
-	if (n >= 0)
-		buf[n] = '\0';
-	return n;
-}
-
 /* The kB of a "Name:   N kB" line of /proc/self/status, or -1. */
 static long status_kb(const char *name)
 {
 	char buf[4096];
 	const char *p;
 
-	if (read_text("/proc/self/status", buf, sizeof(buf)) < 0)
+	if (read_file("/proc/self/status", buf, sizeof(buf)) < 0)
 		return -1;
 	p = strstr(buf, name);
 	return p ? strtol(p + strlen(name), NULL, 10) : -1;
@@ -118,7 +102,7 @@ static int capable(int cap)
 	char buf[4096];
 	const char *p;
 
-	if (read_text("/proc/self/status", buf, sizeof(buf)) < 0)
+	if (read_file("/proc/self/status", buf, sizeof(buf)) < 0)
 		return 0;
 	p = strstr(buf, "CapEff:");
 	return p && (strtoull(p + 7, NULL, 16) >> cap & 1);
@@ -154,7 +138,7 @@ static int limits_file_shows(const struct rlimit *want, char *got, size_t size)
 	char buf[4096], soft[32], hard[32], want_soft[32], want_hard[32];
 	const char *line;
 
-	if (read_text("/proc/self/limits", buf, sizeof(buf)) < 0)
+	if (read_file("/proc/self/limits", buf, sizeof(buf)) < 0)
 		return -1;
 	line = strstr(buf, "Max open files");
 	if (!line || sscanf(line + 26, "%31s %31s", soft, hard) != 2) {
@@ -474,7 +458,7 @@ static unsigned long stack_top(void)
 	char buf[8192], *line;
 	unsigned long lo, hi;
 
-	if (read_text("/proc/self/maps", buf, sizeof(buf)) < 0)
+	if (read_file("/proc/self/maps", buf, sizeof(buf)) < 0)
 		return 0;
 	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
 		if (strstr(line, "[stack]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)

@@ -1,5 +1,6 @@
 /*
- * testlib: TAP output and child-process helpers for the user tests.
+ * testlib: TAP output, child-process and file-reading helpers for the
+ * user tests.
  *
  * State: the number of checks made so far and how many failed, per
  * process.  A child made by test_fork() inherits the counts; it should
@@ -11,11 +12,13 @@
 #include "testlib.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -192,6 +195,79 @@ ssize_t read_full(int fd, void *buf, size_t len)
 		done += n;
 	}
 	return done;
+}
+
+ssize_t read_file_fd(int fd, char *buf, size_t size)
+{
+	ssize_t n = read_full(fd, buf, size - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+ssize_t read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0) {
+		buf[0] = '\0';
+		return -1;
+	}
+	n = read_file_fd(fd, buf, size);
+	close(fd);
+	return n;
+}
+
+long proc_field(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	const char *line = text;
+
+	while (line && *line) {
+		if (!strncmp(line, name, len) && (line[len] == ':' || line[len] == ' '))
+			return strtol(line + len + 1, NULL, 10);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return -1;
+}
+
+/* The layout of a getdents64 record. */
+struct linux_dirent64 {
+	unsigned long long d_ino;
+	long long d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+int proc_pids(int *pids, int max)
+{
+	static char buf[32768];
+	int fd = open("/proc", O_RDONLY | O_DIRECTORY), count = 0;
+	long n;
+
+	if (fd < 0)
+		tap_bail("open /proc: %s", strerror(errno));
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+			char *end;
+			long pid = strtol(d->d_name, &end, 10);
+
+			off += d->d_reclen;
+			if (*end || pid <= 0)
+				continue;
+			if (count < max)
+				pids[count] = pid;
+			count++;
+		}
+	if (n < 0)
+		tap_bail("getdents64 /proc: %s", strerror(errno));
+	close(fd);
+	return count;
 }
 
 uint64_t fnv1a(uint64_t hash, const void *data, size_t len)

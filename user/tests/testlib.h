@@ -74,6 +74,33 @@ ssize_t write_all(int fd, const void *buf, size_t len);
 /* read() until len bytes or end of file, retrying EINTR; bytes read or -1. */
 ssize_t read_full(int fd, void *buf, size_t len);
 
+/*
+ * Read from fd to its end, or until size - 1 bytes (size > 0), into buf,
+ * then a NUL; fd stays open.  Only read(): no stdio, no malloc, so tests
+ * that measure memory may call it.  Returns the bytes read, or -1 with
+ * errno set (buf then holds "").
+ */
+ssize_t read_file_fd(int fd, char *buf, size_t size);
+
+/* read_file_fd on the file at path (opened and closed here); -1 with
+ * errno set, buf holding "", when it cannot be opened or read. */
+ssize_t read_file(const char *path, char *buf, size_t size);
+
+/*
+ * The number after name at the start of a line of text, name followed
+ * by ':' or ' ' ("MemFree:    123 kB" in /proc/meminfo, "pgfault 42" in
+ * /proc/vmstat), as a decimal long; -1 when no line starts so.
+ */
+long proc_field(const char *text, const char *name);
+
+/*
+ * The pids of /proc's numbered directories (one per process), in the
+ * order getdents64 gives them: the first max of them into pids (NULL
+ * when max is 0), and how many there are in all.  Only open, getdents64
+ * and close: no stdio, no malloc.  Bails out if /proc cannot be read.
+ */
+int proc_pids(int *pids, int max);
+
 /* FNV-1a 64 of len bytes, continuing from hash (start with FNV1A_INIT). */
 #define FNV1A_INIT 0xcbf29ce484222325ull
 uint64_t fnv1a(uint64_t hash, const void *data, size_t len);

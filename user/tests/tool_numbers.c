@@ -63,7 +63,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -120,58 +119,9 @@ struct proc_table {
 	struct proc_entry e[MAX_PROCS];
 };
 
-/* The layout of a getdents64 record. */
-struct linux_dirent64 {
-	unsigned long long d_ino;
-	long long d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-/* Read fd to its end into buf (NUL-terminated); bytes read, or -1. */
-static ssize_t read_fd(int fd, char *buf, size_t size)
-{
-	ssize_t n = read_full(fd, buf, size - 1);
-
-	buf[n > 0 ? n : 0] = '\0';
-	return n;
-}
-
-/* Read the file at path into buf (NUL-terminated); bytes read, or -1. */
-static ssize_t read_path(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0) {
-		buf[0] = '\0';
-		return -1;
-	}
-	n = read_fd(fd, buf, size);
-	close(fd);
-	return n;
-}
-
-/* The number after "name:" or "name " at the start of a line of text, or -1. */
-static long field(const char *text, const char *name)
-{
-	size_t len = strlen(name);
-	const char *line = text;
-
-	while (line && *line) {
-		if (!strncmp(line, name, len) && (line[len] == ':' || line[len] == ' '))
-			return strtol(line + len + 1, NULL, 10);
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-	return -1;
-}
-
 static long field_or_0(const char *text, const char *name)
 {
-	long v = field(text, name);
+	long v = proc_field(text, name);
 
 	return v < 0 ? 0 : v;
 }
@@ -188,8 +138,9 @@ static void sample_memory(struct mem_sample *s)
 
 	if (fm < 0 || fv < 0 || fl < 0)
 		tap_bail("cannot open /proc/meminfo, vmstat or loadavg: %s", strerror(errno));
-	if (read_fd(fm, meminfo, sizeof(meminfo)) <= 0 || read_fd(fv, vmstat, sizeof(vmstat)) <= 0 ||
-	    read_fd(fl, loadavg, sizeof(loadavg)) <= 0)
+	if (read_file_fd(fm, meminfo, sizeof(meminfo)) <= 0 ||
+	    read_file_fd(fv, vmstat, sizeof(vmstat)) <= 0 ||
+	    read_file_fd(fl, loadavg, sizeof(loadavg)) <= 0)
 		tap_bail("cannot read /proc/meminfo, vmstat or loadavg: %s", strerror(errno));
 	if (sysinfo(&si) < 0)
 		tap_bail("sysinfo: %s", strerror(errno));
@@ -197,17 +148,17 @@ static void sample_memory(struct mem_sample *s)
 	close(fv);
 	close(fl);
 
-	s->mem_total = field(meminfo, "MemTotal");
-	s->mem_free = field(meminfo, "MemFree");
-	s->mem_available = field(meminfo, "MemAvailable");
-	s->buffers = field(meminfo, "Buffers");
-	s->cached = field(meminfo, "Cached");
+	s->mem_total = proc_field(meminfo, "MemTotal");
+	s->mem_free = proc_field(meminfo, "MemFree");
+	s->mem_available = proc_field(meminfo, "MemAvailable");
+	s->buffers = proc_field(meminfo, "Buffers");
+	s->cached = proc_field(meminfo, "Cached");
 	s->shmem = field_or_0(meminfo, "Shmem");
 	s->sreclaimable = field_or_0(meminfo, "SReclaimable");
-	s->anon_pages = field(meminfo, "AnonPages");
-	s->nr_free_pages = field(vmstat, "nr_free_pages");
-	s->nr_anon_pages = field(vmstat, "nr_anon_pages");
-	s->pgfault = field(vmstat, "pgfault");
+	s->anon_pages = proc_field(meminfo, "AnonPages");
+	s->nr_free_pages = proc_field(vmstat, "nr_free_pages");
+	s->nr_anon_pages = proc_field(vmstat, "nr_anon_pages");
+	s->pgfault = proc_field(vmstat, "pgfault");
 	unit = si.mem_unit ? si.mem_unit : 1;
 	s->si_total = si.totalram * unit >> 10;
 	s->si_free = si.freeram * unit >> 10;
@@ -226,7 +177,7 @@ static void sample_memory(struct mem_sample *s)
  * made spaces), prefixed with "{comm} " when argv[0]'s last component
  * (a login shell's '-' dropped) does not start with comm; "[comm]" when
  * cmdline is empty (kernel threads, zombies).  buf holds the cmdline's
- * len bytes (read_path's NUL after them).
+ * len bytes (read_file's NUL after them).
  */
 static void busybox_command(char *buf, ssize_t len, const char *comm, char *out, size_t size)
 {
@@ -264,7 +215,7 @@ static int task_state(pid_t pid, char *state, unsigned long *minflt)
 	const char *p;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_path(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
+	if (read_file(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
 		return -1;
 	return sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %lu", state, minflt) == 2 ? 0 : -1;
 }
@@ -279,7 +230,7 @@ static int read_proc(int pid, struct proc_entry *e)
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_path(path, buf, sizeof(buf)) <= 0)
+	if (read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	open_paren = strchr(buf, '(');
 	close_paren = strrchr(buf, ')');
@@ -293,7 +244,7 @@ static int read_proc(int pid, struct proc_entry *e)
 		   &e->state, &e->ppid, &e->pgid, &e->vsize) != 4)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	if (read_path(path, e->comm, sizeof(e->comm)) <= 0)
+	if (read_file(path, e->comm, sizeof(e->comm)) <= 0)
 		return -1;
 	e->comm[strcspn(e->comm, "\n")] = '\0';
 	snprintf(path, sizeof(path), "/proc/%d", pid);
@@ -301,36 +252,23 @@ static int read_proc(int pid, struct proc_entry *e)
 		return -1;
 	e->uid = st.st_uid;
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	n = read_path(path, buf, sizeof(buf));
+	n = read_file(path, buf, sizeof(buf));
 	snprintf(comm, sizeof(comm), "%.*s", BUSYBOX_COMM_LEN - 1, e->stat_comm);
 	busybox_command(buf, n, comm, e->command, sizeof(e->command));
 	return 0;
 }
 
-/* Every /proc/PID directory, in the order getdents64 gives them. */
+/* Every /proc/PID directory (up to MAX_PROCS), in the order getdents64
+ * gives them. */
 static void read_procs(struct proc_table *t)
 {
-	static char dents[32768];
-	int fd = open("/proc", O_RDONLY | O_DIRECTORY);
-	long n;
+	static int pids[MAX_PROCS];
+	int n = proc_pids(pids, MAX_PROCS);
 
-	if (fd < 0)
-		tap_bail("open /proc: %s", strerror(errno));
 	t->n = 0;
-	while ((n = syscall(SYS_getdents64, fd, dents, sizeof(dents))) > 0) {
-		for (long off = 0; off < n;) {
-			struct linux_dirent64 *d = (struct linux_dirent64 *)(dents + off);
-			char *end;
-			long pid = strtol(d->d_name, &end, 10);
-
-			off += d->d_reclen;
-			if (*end || pid <= 0 || t->n == MAX_PROCS)
-				continue;
-			if (read_proc(pid, &t->e[t->n]) == 0)
-				t->n++;
-		}
-	}
-	close(fd);
+	for (int i = 0; i < n && i < MAX_PROCS; i++)
+		if (read_proc(pids[i], &t->e[t->n]) == 0)
+			t->n++;
 }
 
 static const struct proc_entry *find_proc(const struct proc_table *t, int pid)
@@ -677,6 +615,32 @@ static void check_listed(const struct listing *l)
 		  l->during.n, missing.n, extra.n, twice.n, missing.first, extra.first, twice.first);
 }
 
+/*
+ * The lines a tool printed against /proc while it ran: a note of the
+ * counts, the process list (check_listed), and each covered process's
+ * COMMAND against /proc/PID/cmdline (or [comm]) as busybox renders it.
+ */
+static void check_listed_commands(const struct listing *l)
+{
+	struct mismatch command = { 0 };
+	char what[128];
+
+	tap_note("%s: %d processes listed, %d PID directories in /proc while it ran", l->tool,
+		 l->n, l->during.n);
+	check_listed(l);
+	for (int i = 0; i < l->during.n; i++) {
+		const struct proc_entry *e = covered(&l->before, &l->during, i);
+		const struct shown *s = e ? find_shown(l, l->n, e->pid) : NULL;
+
+		if (s && !command_matches(s->command, e->command))
+			mismatch(&command, "pid %d: '%s', /proc says '%s'", e->pid, s->command,
+				 e->command);
+	}
+	snprintf(what, sizeof(what), "%s's COMMAND is /proc/PID/cmdline (or [comm]) for each process",
+		 l->tool);
+	check_no_mismatch(&command, what);
+}
+
 /* Split text into lines in place; up to max of them after the header
  * line (the first starting with header, after spaces). */
 static int lines_after(char *text, const char *header, char **lines, int max)
@@ -720,7 +684,7 @@ static void check_ps_default(void)
 	static struct listing l;
 	static char *lines[MAX_PROCS];
 	char *argv[] = { "ps", NULL };
-	struct mismatch command = { 0 }, owner = { 0 };
+	struct mismatch owner = { 0 };
 	struct mem_sample a, d;
 	char user[32];
 	pid_t pid;
@@ -744,23 +708,17 @@ static void check_ps_default(void)
 		s->user[strcspn(s->user, " ")] = '\0';
 		snprintf(s->command, sizeof(s->command), "%s", end + 10);
 	}
-	tap_note("ps: %d processes listed, %d PID directories in /proc while it ran", l.n,
-		 l.during.n);
-	check_listed(&l);
+	check_listed_commands(&l);
 	for (int i = 0; i < l.during.n; i++) {
 		const struct proc_entry *e = covered(&l.before, &l.during, i);
 		const struct shown *s = e ? find_shown(&l, l.n, e->pid) : NULL;
 
 		if (!s)
 			continue;
-		if (!command_matches(s->command, e->command))
-			mismatch(&command, "pid %d: '%s', /proc says '%s'", e->pid, s->command,
-				 e->command);
 		user_name(e->uid, user, sizeof(user));
 		if (strcmp(s->user, user))
 			mismatch(&owner, "pid %d: '%s', the owner is '%s'", e->pid, s->user, user);
 	}
-	check_no_mismatch(&command, "ps's COMMAND is /proc/PID/cmdline (or [comm]) for each process");
 	check_no_mismatch(&owner, "ps's USER is the owner of /proc/PID");
 }
 
@@ -907,7 +865,7 @@ static void check_top(void)
 	static struct listing l;
 	static char *lines[MAX_PROCS];
 	char *argv[] = { "top", "-b", "-n", "1", NULL };
-	struct mismatch command = { 0 }, vsz = { 0 };
+	struct mismatch vsz = { 0 };
 	struct mem_sample a, d;
 	int vsz_checked = 0;
 	pid_t pid;
@@ -937,27 +895,19 @@ static void check_top(void)
 		pct = pct ? strchr(pct + 1, '%') : NULL;
 		snprintf(s->command, sizeof(s->command), "%s", pct && pct[1] ? pct + 2 : "");
 	}
-	tap_note("top: %d processes listed, %d PID directories in /proc while it ran", l.n,
-		 l.during.n);
-	check_listed(&l);
+	check_listed_commands(&l);
 	for (int i = 0; i < l.during.n; i++) {
 		const struct proc_entry *e = covered(&l.before, &l.during, i);
 		const struct shown *s = e ? find_shown(&l, l.n, e->pid) : NULL;
 
-		if (!s)
-			continue;
-		if (!command_matches(s->command, e->command))
-			mismatch(&command, "pid %d: '%s', /proc says '%s'", e->pid, s->command,
-				 e->command);
 		/* top's own size may have grown after it read it */
-		if (e->pid != pid && strspn(s->vsz, "0123456789") == strlen(s->vsz)) {
+		if (s && e->pid != pid && strspn(s->vsz, "0123456789") == strlen(s->vsz)) {
 			vsz_checked++;
 			if (strtoul(s->vsz, NULL, 10) != e->vsize >> 10)
 				mismatch(&vsz, "pid %d: VSZ %s, vsize %lu bytes", e->pid, s->vsz,
 					 e->vsize);
 		}
 	}
-	check_no_mismatch(&command, "top's COMMAND is /proc/PID/cmdline (or [comm]) for each process");
 	tap_check(!vsz.n && vsz_checked > 0, "top's VSZ is /proc/PID/stat's vsize in kB",
 		  "%d of %d differ; first %s", vsz.n, vsz_checked, vsz.first);
 }
@@ -1008,7 +958,7 @@ static void prefault_text(void)
 	unsigned long start, end;
 	char perms[8];
 
-	if (read_path("/proc/self/maps", maps, sizeof(maps)) <= 0)
+	if (read_file("/proc/self/maps", maps, sizeof(maps)) <= 0)
 		tap_bail("cannot read /proc/self/maps");
 	for (char *line = strtok(maps, "\n"); line; line = strtok(NULL, "\n")) {
 		if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) != 3 || perms[2] != 'x' ||

@@ -239,17 +239,11 @@ static int grow_dir(struct ext2_inode_info *dir, uint64_t lblk, struct buffer_he
 	struct ext2_sb_info *sbi = dir->i_sb;
 	struct ext2_dir_entry_2 *de;
 	struct buffer_head *bh;
-	uint32_t block;
-	bool fresh = false;
 	int err;
 
-	err = ext2_get_block(dir, lblk, true, &block, &fresh);
+	err = ext2_get_zeroed_block(dir, lblk, &bh);
 	if (err)
 		return err;
-	bh = __getblk(sbi->s_bdev, block, sbi->s_blocksize);
-	if (!bh)
-		return -ENOMEM;
-	memset(bh->b_data, 0, sbi->s_blocksize);
 	de = (struct ext2_dir_entry_2 *)bh->b_data;
 	de->rec_len = sbi->s_blocksize;
 	mark_buffer_dirty(bh);

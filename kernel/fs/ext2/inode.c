@@ -310,6 +310,24 @@ int ext2_get_block(struct ext2_inode_info *inode, uint64_t lblk, bool create,
 	return err;
 }
 
+int ext2_get_zeroed_block(struct ext2_inode_info *inode, uint64_t lblk, struct buffer_head **bhp)
+{
+	struct ext2_sb_info *sbi = inode->i_sb;
+	struct buffer_head *bh;
+	uint32_t block;
+	int err;
+
+	err = ext2_get_block(inode, lblk, true, &block, NULL);
+	if (err)
+		return err;
+	bh = __getblk(sbi->s_bdev, block, sbi->s_blocksize);
+	if (!bh)
+		return -ENOMEM;
+	memset(bh->b_data, 0, sbi->s_blocksize);
+	*bhp = bh;
+	return 0;
+}
+
 /* ---- the page cache's operations ----------------------------------------- */
 
 /* Read or write the block at offset in page: 0 or -EIO. */

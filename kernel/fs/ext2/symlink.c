@@ -70,7 +70,6 @@ int ext2_write_symlink(struct ext2_inode_info *inode, const char *target)
 	struct ext2_sb_info *sbi = inode->i_sb;
 	size_t len = strlen(target);
 	struct buffer_head *bh;
-	uint32_t block;
 	int err;
 
 	if (len >= sbi->s_blocksize)
@@ -79,13 +78,9 @@ int ext2_write_symlink(struct ext2_inode_info *inode, const char *target)
 		memset(inode->i_raw.i_block, 0, sizeof(inode->i_raw.i_block));
 		memcpy(inode->i_raw.i_block, target, len);
 	} else {
-		err = ext2_get_block(inode, 0, true, &block, NULL);
+		err = ext2_get_zeroed_block(inode, 0, &bh);
 		if (err)
 			return err;
-		bh = __getblk(sbi->s_bdev, block, sbi->s_blocksize);
-		if (!bh)
-			return -ENOMEM;
-		memset(bh->b_data, 0, sbi->s_blocksize);
 		memcpy(bh->b_data, target, len);
 		mark_buffer_dirty(bh);
 		brelse(bh);
