@@ -54,6 +54,7 @@
 #include <fs/file.h>
 #include <fs/poll.h>
 #include <mm/slab.h>
+#include <pageturn/resource.h>
 #include <pageturn/sched.h>
 #include <pageturn/signal.h>
 #include <pageturn/string.h>
@@ -304,7 +305,8 @@ static long do_sys_poll(struct pollfd __user *ufds, unsigned int nfds, long time
 	unsigned int i;
 	long ret = 0;
 
-	if (nfds > NR_OPEN)
+	/* Linux's rule: more entries than the process may have files. */
+	if (nfds > NR_OPEN || nfds > task_rlimit(current, RLIMIT_NOFILE))
 		return -EINVAL;
 	if (nfds) {
 		p.fds = kmalloc(nfds * sizeof(*p.fds), GFP_KERNEL);
