@@ -13,7 +13,8 @@
  * do_exit releases everything but the task_struct: the address space
  * (after mm_release wakes a vfork parent), open files, root and cwd,
  * signal actions, the controlling terminal if it led the session.  Its
- * children are handed to init (PID 1), which reaps orphans.  The status
+ * children are handed to init (PID 1), which reaps orphans, with SIGCHLD
+ * as their exit signal whatever clone gave them.  The status
  * stays in exit_code (the W* encoding: (code << 8) for exit(code), the
  * signal number for a kill) for wait4, and the parent gets exit_signal
  * (SIGCHLD).  Then the task switches away for the last time; the next
@@ -83,9 +84,13 @@ static void forget_original_parent(struct task_struct *father)
 			list_add_tail(&p->sibling, &reaper->children);
 		else
 			INIT_LIST_HEAD(&p->sibling);
+		/* Whatever exit signal clone asked for, init is told with
+		 * SIGCHLD ("we don't want people slaying init", Linux's
+		 * reparent_leader): a SIGUSR1 would halt it. */
+		p->exit_signal = SIGCHLD;
 		/* A zombie already told its old parent; tell init, which
 		 * reaps on SIGCHLD, as Linux does when it reparents one. */
-		if (reaper && p->exit_state == EXIT_ZOMBIE && p->exit_signal)
+		if (reaper && p->exit_state == EXIT_ZOMBIE)
 			do_notify_parent(p, p->exit_signal);
 	}
 	if (reaper)

@@ -185,6 +185,11 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *parent
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
 		return -EINVAL;
+	/* The FS base goes into MSR_FS_BASE at every switch to the child:
+	 * outside user space it is refused as arch_prctl refuses it (a
+	 * non-canonical one would fault in the scheduler). */
+	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE)
+		return -EPERM;
 	if (!current->mm)
 		return -EINVAL;
 	p = copy_process(flags, newsp, child_tidptr, tls, &err);

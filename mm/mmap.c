@@ -741,7 +741,9 @@ long sys_brk(unsigned long brk)
 
 /*
  * mremap(2) without moving (Linux's mm/mremap.c, in-place cases only).
- * Shrinking unmaps the tail and returns addr.  Growing needs [addr,
+ * addr must be inside a VMA (-EFAULT, as Linux's vma_lookup), which also
+ * keeps addr + new_len from wrapping around the top of the address
+ * space.  Shrinking unmaps the tail and returns addr.  Growing needs [addr,
  * addr+old_len) to end exactly at the end of one VMA (-EFAULT when it
  * is not inside one VMA, as Linux) and the space after it to be free;
  * then the VMA grows (merging with the next one if they now touch) and
@@ -767,6 +769,9 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 		return -ENOMEM;
 	old_len = PAGE_ALIGN(old_len);
 	new_len = PAGE_ALIGN(new_len);
+	vma = find_vma(mm, addr);
+	if (!vma || vma->vm_start > addr)
+		return -EFAULT;
 
 	if (old_len >= new_len) {
 		if (old_len > new_len) {
@@ -777,8 +782,7 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 		return (long)addr;
 	}
 
-	vma = find_vma(mm, addr);
-	if (!vma || vma->vm_start > addr || old_len > vma->vm_end - addr)
+	if (old_len > vma->vm_end - addr)
 		return -EFAULT;
 	if (old_len != vma->vm_end - addr)
 		return -ENOMEM;

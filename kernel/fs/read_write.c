@@ -24,7 +24,11 @@
  *     is PIPE_BUF bytes, so a write of up to PIPE_BUF bytes reaches a
  *     pipe in one f_op call and stays atomic.
  * An error after some bytes moved returns the count (a signal during a
- * long pipe write, -EFAULT half way), as Linux does.  A fault copying
+ * long pipe write, -EFAULT half way), as Linux does.  So does a signal:
+ * a transfer to or from anything but a regular file (/dev/zero, which
+ * never ends, a pipe) stops between chunks when one is pending, as
+ * Linux's read_iter_zero and pipe_write do; a regular file's transfer
+ * ends by itself (end of file, RLIMIT_FSIZE).  A fault copying
  * file data out undoes the position for the bytes not delivered, except
  * on streams, whose data is gone (Linux copies a pipe's data to user
  * space directly and loses nothing; the bounce buffer can).
@@ -44,6 +48,13 @@
 #define RW_CHUNK PAGE_SIZE				/* the bounce buffer */
 
 _Static_assert(RW_CHUNK >= PIPE_BUF, "a write of PIPE_BUF bytes must reach a pipe in one call");
+
+/* Should a transfer to or from file stop before its next chunk?  When a
+ * signal is pending, unless file is a regular file. */
+static bool rw_interrupted(const struct file *file)
+{
+	return signal_pending(current) && !S_ISREG(file->f_inode->i_mode);
+}
 
 /* May file be read (mode FMODE_READ) or written (FMODE_WRITE)? */
 static long rw_check(struct file *file, unsigned int mode)
@@ -262,7 +273,7 @@ static long do_read_uio(struct file *file, struct uio *u, loff_t *pos)
 			break;
 		}
 		done += n;
-		if ((size_t)n < want || (file->f_mode & FMODE_STREAM))
+		if ((size_t)n < want || (file->f_mode & FMODE_STREAM) || rw_interrupted(file))
 			break;
 		cond_resched();
 	}
@@ -292,7 +303,7 @@ static long do_write_uio(struct file *file, struct uio *u, loff_t *pos)
 		if (n <= 0)
 			break;
 		done += n;
-		if ((size_t)n < want)
+		if ((size_t)n < want || rw_interrupted(file))
 			break;
 		cond_resched();
 	}
@@ -417,7 +428,8 @@ static long do_sendfile(struct file *in, struct file *out, loff_t *pos, size_t c
 			*pos -= n - MAX(m, 0);
 		if (m > 0)
 			done += m;
-		if (m < n || (in->f_mode & FMODE_STREAM))
+		if (m < n || (in->f_mode & FMODE_STREAM) || rw_interrupted(in) ||
+		    rw_interrupted(out))
 			break;
 		cond_resched();
 	}
