@@ -1199,6 +1199,11 @@ static void test_mremap(void **state)
 	assert_int_equal(sys_mremap(B, 2 * PG, 4 * PG, 0, 0), -ENOMEM);
 	assert_int_equal(sys_mremap(B + 11 * PG, 2 * PG, 3 * PG, 0, 0), -EFAULT);
 	assert_int_equal(sys_mremap(B + 20 * PG, PG, 2 * PG, 0, 0), -EFAULT);
+	/* shrinking needs a mapping at addr too: from the top of the address
+	 * space the unmapped tail would wrap around to low addresses */
+	assert_int_equal(sys_mremap(B + 20 * PG, 2 * PG, PG, 0, 0), -EFAULT);
+	assert_int_equal(sys_mremap(-PG, 0x80000000ul, 4 * PG, MREMAP_MAYMOVE, 0), -EFAULT);
+	assert_vma(B, B + 12 * PG);
 	/* arguments */
 	assert_int_equal(sys_mremap(B, PG, 2 * PG, 2, B + 40 * PG), -EINVAL);
 	assert_int_equal(sys_mremap(B, PG, 2 * PG, 4, 0), -EINVAL);

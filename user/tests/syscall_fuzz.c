@@ -2145,7 +2145,7 @@ static void print_stats(int slot)
 
 static void report(const struct verdicts *v, uint64_t target, uint64_t ms)
 {
-	uint64_t ok = 0, err[NR_ERRNO] = { 0 }, total = 0, errors = 0;
+	uint64_t ok = 0, err[NR_ERRNO] = { 0 }, total = 0;
 	char buf[512];
 	int used = 0;
 
@@ -2161,7 +2161,6 @@ static void report(const struct verdicts *v, uint64_t target, uint64_t ms)
 	for (int e = 0; e < NR_ERRNO; e++) {
 		if (!err[e])
 			continue;
-		errors += err[e];
 		used += snprintf(buf + used, sizeof(buf) - used, "%s%s %lu", used ? ", " : "",
 				 errno_name(e), (unsigned long)err[e]);
 		if (used > 90) {
@@ -2172,8 +2171,9 @@ static void report(const struct verdicts *v, uint64_t target, uint64_t ms)
 	if (used)
 		tap_note("errors: %s", buf);
 	tap_note("children: %d exited after all their calls, %d landed from rt_sigreturn, "
-		 "%d died of a signal they could bring on themselves, %d killed by the watchdog",
-		 v->clean, v->landed, v->legit_signal, v->watchdog_kills);
+		 "%d died of a signal they could bring on themselves, %d killed by the watchdog "
+		 "(%d of them had blocked SIGALRM)", v->clean, v->landed, v->legit_signal,
+		 v->watchdog_kills, v->stalled_blocked);
 	used = 0;
 	for (int sig = 1; sig <= 64; sig++)
 		if (v->died_of[sig])
