@@ -27,7 +27,7 @@ BLOCK_SIZE = 1024
 DATA_SIZE = 300 * 1024 + 77
 FNV_OFFSET, FNV_PRIME = 0xcbf29ce484222325, 0x100000001b3
 # Folders git cannot carry (they are empty), with their modes.
-EMPTY_DIRS = {"dev": 0o755, "proc": 0o555, "tmp": 0o1777, "root": 0o700, "test": 0o755}
+EMPTY_DIRS = {"dev": 0o755, "proc": 0o555, "tmp": 0o1777, "root": 0o700, "test": 0o755, "mnt": 0o755}
 
 
 def fnv1a64(data):

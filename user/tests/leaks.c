@@ -69,7 +69,6 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -486,12 +485,9 @@ static void setup(void)
 {
 	static char page[PAGE_SIZE];
 	struct rlimit no_core = { 0, 0 };
-	struct utsname u;
 	int fd;
 
-	if (uname(&u) < 0)
-		tap_bail("uname: %s", strerror(errno));
-	quiet = !strcmp(u.sysname, "Pageturn");
+	quiet = on_pageturn();
 	setrlimit(RLIMIT_CORE, &no_core);
 	snprintf(data_path, sizeof(data_path), "%s", root_path("/test/data.bin"));
 	if (access(data_path, R_OK) < 0)

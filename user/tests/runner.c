@@ -61,6 +61,7 @@ static const struct test tests[] = {
 	{ "sh_script", 0 },
 	{ "tool_numbers", 0 },
 	{ "syscall_fuzz", 0 },
+	{ "race_fuzz", 0 },
 	{ "leaks", 0 },
 };
 #define NR_TESTS (sizeof(tests) / sizeof(tests[0]))

@@ -641,7 +641,7 @@ static uint64_t gen_pointer(char kind)
 /* --- argument values -------------------------------------------------------- */
 
 static pid_t self_pid;
-static bool on_pageturn, dropped_root;
+static bool pageturn, dropped_root;
 static dev_t sandbox_dev;
 static uint64_t saved_fs;
 
@@ -1173,7 +1173,7 @@ static void sanitize(const struct fuzz_call *c, uint64_t *a)
 	case SYS_clone:
 		/* A thread of the child's on Linux could take its signals on
 		 * the child's stack. */
-		a[0] &= ~(uint64_t)(CLONE_PARENT | (on_pageturn ? 0 : CLONE_THREAD));
+		a[0] &= ~(uint64_t)(CLONE_PARENT | (pageturn ? 0 : CLONE_THREAD));
 		/* Its exit signal comes with si_code CLD_EXITED, which a fault
 		 * handler would take for a fault. */
 		if ((a[0] & 0xff) >= 1 && (a[0] & 0xff) <= 64 && (SIGBIT(a[0] & 0xff) & FAULT_SIGNALS))
@@ -1456,13 +1456,13 @@ static void fuzz_one(void)
 	if (below(40) == 0) {
 		slot = UNKNOWN_SLOT;
 		nr = below(2) ? 1024 + below(0x3fffffff - 1024) : PICK(linux_gap);
-		if (on_pageturn && below(4) == 0 && nr != -1ull)
+		if (pageturn && below(4) == 0 && nr != -1ull)
 			nr |= (1 + below(0xffff)) << 32;	/* Linux truncates: Pageturn only */
 		c = NULL;
 	} else {
 		do
 			slot = (int)below(NR_CALLS);
-		while (!on_pageturn && (calls[slot].flags & C_NOHOST));
+		while (!pageturn && (calls[slot].flags & C_NOHOST));
 		c = &calls[slot];
 		nr = c->nr;
 		for (int i = 0; c->args[i]; i++) {
@@ -2312,7 +2312,7 @@ static void check_orphan_exit_signal(void)
 	tap_check(sig == SIGCHLD, "an orphan made by clone(SIGURG) is init's with exit signal SIGCHLD",
 		  "/proc/%d/stat says exit signal %ld", orphan, sig);
 	kill(orphan, SIGKILL);
-	if (!on_pageturn) {
+	if (!pageturn) {
 		tap_skip("and init reaps it", "who reaps orphans here depends on the machine");
 		return;
 	}
@@ -2412,7 +2412,6 @@ int main(int argc, char **argv)
 	long nchildren = argc > 2 ? strtol(argv[2], NULL, 0) : DEFAULT_CHILDREN;
 	long ncalls = argc > 3 ? strtol(argv[3], NULL, 0) : DEFAULT_CALLS;
 	struct verdicts v = { 0 };
-	struct utsname un;
 	uint64_t start = now_ms(), target;
 	char dir[64], host[65];
 	long free_before = mem_free_kb(), free_after;
@@ -2423,8 +2422,8 @@ int main(int argc, char **argv)
 	if (nchildren < 1 || ncalls < 1)
 		tap_bail("usage: %s [SEED [CHILDREN [CALLS]]]", argv[0]);
 	target = (uint64_t)nchildren * (uint64_t)ncalls;
-	on_pageturn = uname(&un) == 0 && !strcmp(un.sysname, "Pageturn");
-	dropped_root = !on_pageturn && geteuid() == 0;
+	pageturn = on_pageturn();
+	dropped_root = !pageturn && geteuid() == 0;
 	gethostname(host, sizeof(host));
 	host[sizeof(host) - 1] = '\0';
 	tap_note("seed %#lx: %ld children x %ld calls over %zu system calls and unknown numbers "
@@ -2447,9 +2446,9 @@ int main(int argc, char **argv)
 		}
 		/* On Pageturn every other child works on the root filesystem
 		 * (ext2), the others on /tmp (tmpfs). */
-		snprintf(dir, sizeof(dir), "%s/syscall_fuzz.%d.%d", on_pageturn && k % 2 ? "" : "/tmp",
+		snprintf(dir, sizeof(dir), "%s/syscall_fuzz.%d.%d", pageturn && k % 2 ? "" : "/tmp",
 			 getpid(), k);
-		sandbox_on_root = on_pageturn && k % 2;
+		sandbox_on_root = pageturn && k % 2;
 		if (mkdir(dir, 0777) < 0 || chmod(dir, 0777) < 0)
 			tap_bail("mkdir %s: %s", dir, strerror(errno));
 		if (dropped_root && chown(dir, 65534, 65534) < 0)
@@ -2472,7 +2471,7 @@ int main(int argc, char **argv)
 		kill(-pid, SIGKILL);	/* whatever it left running in its group */
 		remove_tree(dir);
 	}
-	if (on_pageturn)
+	if (pageturn)
 		sethostname(host, strlen(host));
 	report(&v, target, now_ms() - start);
 	check_long_transfer_interrupted();

@@ -113,4 +113,17 @@ uint64_t fnv1a(uint64_t hash, const void *data, size_t len);
  */
 const char *root_path(const char *path);
 
+/* 1 on Pageturn (uname -s says "Pageturn"), 0 on the build machine's Linux. */
+int on_pageturn(void);
+
+/*
+ * Where a test may make files on a disk-backed ext2 filesystem, for the
+ * bugs that show only where file system code sleeps on I/O.  On Pageturn
+ * with a virtio disk, "/mnt", where the disk (vda, an ext2 image the QEMU
+ * case made) is mounted by the first caller; on Pageturn without one, "/"
+ * (the root filesystem, ext2 on a RAM disk); on the build machine "/tmp"
+ * (never a disk of its own).  Tests make their own directory under it.
+ */
+const char *ext2_scratch(void);
+
 #endif
