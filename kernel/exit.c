@@ -78,8 +78,6 @@ static void forget_original_parent(struct task_struct *father)
 	list_for_each_entry_safe(p, n, &father->children, sibling) {
 		list_del(&p->sibling);
 		p->parent = reaper;
-		if (p->vfork_parent == father)
-			p->vfork_parent = NULL;
 		if (reaper)
 			list_add_tail(&p->sibling, &reaper->children);
 		else

@@ -11,10 +11,11 @@
  *   signal actions  copy_sighand         CLONE_SIGHAND (sighand->count)
  *   FPU registers   fpu_alloc (copy)     never
  *
- * Processes are single-threaded: CLONE_THREAD is refused with -EINVAL, so
- * what runs is fork (copy everything), vfork (share the address space
- * and suspend the parent until the child execs or exits) and what C
- * libraries build from clone: glibc's fork (CLONE_CHILD_SETTID |
+ * Processes are single-threaded: CLONE_THREAD is refused with -EINVAL, and
+ * so is CLONE_VM without CLONE_VFORK (see do_fork), so what runs is fork
+ * (copy everything), vfork (share the address space and suspend the
+ * parent until the child execs or exits) and what C libraries build from
+ * clone: glibc's fork (CLONE_CHILD_SETTID |
  * CLONE_CHILD_CLEARTID) and musl's posix_spawn (CLONE_VM | CLONE_VFORK
  * with a new stack).
  *
@@ -29,6 +30,7 @@
 #include <fs/file.h>
 #include <mm/mmap.h>
 #include <mm/slab.h>
+#include <pageturn/completion.h>
 #include <pageturn/printk.h>
 #include <pageturn/sched.h>
 #include <pageturn/signal.h>
@@ -175,15 +177,24 @@ void schedule_tail(struct task_struct *prev)
 	current->set_child_tid = NULL;
 }
 
+static int wait_for_vfork_done(struct task_struct *p, struct completion *vfork);
+
 static long do_fork(unsigned long flags, unsigned long newsp, int __user *parent_tidptr,
 		    int __user *child_tidptr, unsigned long tls)
 {
+	struct completion vfork;
 	struct task_struct *p;
 	int err, pid;
 
 	if (flags & ~CLONE_SUPPORTED)
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	/* Two tasks running on one address space at once need a lock per mm
+	 * (Linux's mmap_sem) and every fault and populate path re-finding its
+	 * VMA after each sleep; Pageturn has neither, so an mm is shared only
+	 * while its other user is suspended: by vfork. */
+	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK))
 		return -EINVAL;
 	/* The FS base goes into MSR_FS_BASE at every switch to the child:
 	 * outside user space it is refused as arch_prctl refuses it (a
@@ -203,21 +214,40 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *parent
 		abort_child(p);
 		return -EFAULT;
 	}
-	if (flags & CLONE_VFORK)
-		p->vfork_parent = current;
+	if (flags & CLONE_VFORK) {
+		init_completion(&vfork);
+		p->vfork_done = &vfork;
+	}
 	wake_up_process(p);
 
-	if (flags & CLONE_VFORK) {
-		/* The child borrows our address space: sleep until it execs
-		 * or exits (mm_release), as Linux's wait_for_vfork_done. */
-		while (!p->vfork_done) {
-			set_current_state(TASK_UNINTERRUPTIBLE);
-			if (!p->vfork_done)
-				schedule();
-		}
-		current->state = TASK_RUNNING;
-	}
+	if ((flags & CLONE_VFORK) && wait_for_vfork_done(p, &vfork))
+		return -EINTR;
 	return pid;
+}
+
+/*
+ * The vfork parent's sleep while child p borrows its address space, as
+ * Linux's wait_for_vfork_done: until p execs or exits (mm_release
+ * completes vfork), or until the parent gets SIGKILL: 0, or -EINTR when
+ * killed (the parent dies on its way out; the return value is never
+ * seen).
+ *
+ * The completion is the parent's, on its stack: by the time the parent
+ * runs again a child whose parent ignores SIGCHLD may have been reaped
+ * and its task_struct freed, or reused by the next fork, so nothing of
+ * the child is looked at after the sleep unless the wait was cut short.
+ * Then the child has not reached mm_release (which completes before the
+ * child can exit, let alone be reaped), so p is still valid, and
+ * p->vfork_done is cleared so that the child never touches the parent's
+ * stack frame once it is gone.  The kernel is not preemptible and runs
+ * on one CPU: nothing runs between the wait's end and the clearing.
+ */
+static int wait_for_vfork_done(struct task_struct *p, struct completion *vfork)
+{
+	if (wait_for_completion_killable(vfork) == 0)
+		return 0;
+	p->vfork_done = NULL;
+	return -EINTR;
 }
 
 void mm_release(struct task_struct *tsk)
@@ -228,10 +258,9 @@ void mm_release(struct task_struct *tsk)
 			put_user(0, tsk->clear_child_tid);
 		tsk->clear_child_tid = NULL;
 	}
-	if (tsk->vfork_parent) {
-		tsk->vfork_done = true;
-		wake_up_process(tsk->vfork_parent);
-		tsk->vfork_parent = NULL;
+	if (tsk->vfork_done) {
+		complete(tsk->vfork_done);
+		tsk->vfork_done = NULL;
 	}
 }
 

@@ -1,8 +1,11 @@
 /*
- * Wait queues: see pageturn/wait.h.  Every operation runs with interrupts
- * disabled, since wake_up() is called from interrupt handlers.
+ * Wait queues and the completions built on them: see pageturn/wait.h and
+ * pageturn/completion.h.  Every operation runs with interrupts disabled,
+ * since wake_up() and complete() are called from interrupt handlers.
  */
 #include <asm/cpu.h>
+#include <pageturn/completion.h>
+#include <pageturn/signal.h>
 #include <pageturn/wait.h>
 
 void prepare_to_wait(wait_queue_head_t *wq, wait_queue_entry_t *wait, long state)
@@ -34,4 +37,36 @@ void wake_up(wait_queue_head_t *wq)
 	list_for_each_entry(wait, &wq->task_list, entry)
 		wake_up_process(wait->task);
 	local_irq_restore(flags);
+}
+
+void complete(struct completion *x)
+{
+	uint64_t flags = local_irq_save();
+
+	x->done++;
+	wake_up(&x->wait);
+	local_irq_restore(flags);
+}
+
+int wait_for_completion_killable(struct completion *x)
+{
+	DEFINE_WAIT(wait);
+	uint64_t flags = local_irq_save();
+	int ret = 0;
+
+	for (;;) {
+		prepare_to_wait(&x->wait, &wait, TASK_INTERRUPTIBLE);
+		if (x->done) {
+			x->done--;
+			break;
+		}
+		if (current->pending & sigmask(SIGKILL)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		schedule();
+	}
+	finish_wait(&x->wait, &wait);
+	local_irq_restore(flags);
+	return ret;
 }

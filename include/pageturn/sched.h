@@ -30,6 +30,7 @@
 #define THREAD_SIZE	(PAGE_SIZE << THREAD_ORDER)	/* ...of which the lowest is the guard */
 #define SCHED_TIMESLICE	10			/* ticks before need_resched */
 
+struct completion;
 struct mm_struct;
 struct files_struct;
 struct fs_struct;
@@ -81,8 +82,7 @@ struct task_struct {
 	int exit_state;				/* 0, EXIT_ZOMBIE, EXIT_DEAD */
 	int exit_code;				/* the wait status (W* encoding) */
 	int exit_signal;			/* sent to the parent at exit: SIGCHLD, or 0 */
-	struct task_struct *vfork_parent;	/* a vfork child's parent, asleep until exec/exit */
-	bool vfork_done;
+	struct completion *vfork_done;		/* a vfork child: its parent's, completed at exec/exit */
 	int *clear_child_tid;			/* set_tid_address: zeroed at exit (user pointer) */
 	int *set_child_tid;			/* CLONE_CHILD_SETTID: pid stored there at first run */
 	uint64_t robust_list;			/* set_robust_list: recorded only */

@@ -60,6 +60,8 @@ static const struct test tests[] = {
 	{ "enoexec", 0 },
 	{ "sh_script", 0 },
 	{ "tool_numbers", 0 },
+	{ "clone_vm", 0 },
+	{ "vfork_reap", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },
 	{ "leaks", 0 },
