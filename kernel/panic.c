@@ -25,6 +25,7 @@
 #include <asm/ptrace.h>
 #include <asm/traps.h>
 #include <mm/pgtable.h>
+#include <mm/slab.h>
 #include <drivers/qemu_exit.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/kallsyms.h>
@@ -182,6 +183,28 @@ static void describe_page_fault(const struct pt_regs *regs)
 	       ec & X86_PF_RSVD ? ", reserved bit set" : "");
 }
 
+/*
+ * Name the registers (and, for a page fault, CR2) that hold slab poison:
+ * a fault on 0x6b6b6b6b6b6b6b6b is a pointer read from a freed object.
+ */
+static void show_poison_hints(const struct pt_regs *r)
+{
+	const struct { const char *name; uint64_t value; } vals[] = {
+		{ "RAX", r->rax }, { "RBX", r->rbx }, { "RCX", r->rcx }, { "RDX", r->rdx },
+		{ "RSI", r->rsi }, { "RDI", r->rdi }, { "RBP", r->rbp }, { "R08", r->r8 },
+		{ "R09", r->r9 }, { "R10", r->r10 }, { "R11", r->r11 }, { "R12", r->r12 },
+		{ "R13", r->r13 }, { "R14", r->r14 }, { "R15", r->r15 },
+		{ "CR2", r->vector == X86_TRAP_PF ? read_cr2() : 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		const char *hint = slab_poison_hint(vals[i].value);
+
+		if (hint)
+			report("%s %016lx is %s\n", vals[i].name, vals[i].value, hint);
+	}
+}
+
 __noreturn void die(const char *what, const struct pt_regs *regs)
 {
 	panic_enter();
@@ -191,6 +214,7 @@ __noreturn void die(const char *what, const struct pt_regs *regs)
 	report("Oops: %s, error code 0x%lx, in %s mode\n", what, regs->error_code,
 	       user_mode(regs) ? "user" : "kernel");
 	show_regs(regs);
+	show_poison_hints(regs);
 	show_exception_backtrace(regs);
 	report("Kernel panic - not syncing: Fatal exception: %s\n", what);
 	panic_finish();

@@ -32,6 +32,7 @@
 #include <mm/page_alloc.h>
 #include <mm/pgtable.h>
 #include <mm/slab.h>
+#include <pageturn/cmdline.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
@@ -234,6 +235,20 @@ static void free_all_bootmem(void)
 		free_bootmem_range(ALIGN_UP(start, PAGE_SIZE) >> PAGE_SHIFT, end >> PAGE_SHIFT);
 }
 
+BOOT_OPTION(slab_quarantine, "KiB of freed slab objects held back from reuse, to catch use after free (default 0)");
+
+/* The slab quarantine the command line asks for (mm/slab.c). */
+static void init_slab_quarantine(void)
+{
+	long kib = cmdline_get_long("slab_quarantine", 0);
+
+	if (kib < 0 || kib > (long)(memblock_phys_mem_size() >> 13))
+		printk(KERN_WARNING "cmdline: slab_quarantine=%ld out of range 0-%lu KiB (1/8 of RAM), ignored\n",
+		       kib, (unsigned long)(memblock_phys_mem_size() >> 13));
+	else
+		slab_quarantine_init((size_t)kib << 10);
+}
+
 void mm_init(const struct boot_info *bi, phys_addr_t info_phys)
 {
 	setup_memblock(bi, info_phys);
@@ -242,6 +257,7 @@ void mm_init(const struct boot_info *bi, phys_addr_t info_phys)
 	free_all_bootmem();
 	init_per_zone_pages_min();
 	kmem_cache_init();
+	init_slab_quarantine();
 	printk(KERN_INFO "mm: %lu MiB of RAM, %lu MiB free, %lu KiB reserved at boot, min_free_kbytes %d\n",
 	       (unsigned long)(memblock_phys_mem_size() >> 20), nr_free_pages() >> 8,
 	       (unsigned long)(memblock_reserved_size() >> 10), min_free_kbytes);

@@ -50,11 +50,30 @@
  * any, then runs on it (on every allocation, as Linux's SLAB does when
  * poisoning).
  *
+ * Quarantine.  Poison shows a write to a free object only until the object
+ * is handed out again, and a read of one only while the poison is still
+ * there; with objects reused at once (the free list is LIFO) a
+ * use-after-free mostly reads or writes the next owner's object.  With
+ * slab_quarantine_init(bytes) (the boot option slab_quarantine=KiB, which
+ * the test boots set) a freed object is poisoned and parked, bufctl
+ * BUFCTL_QUARANTINED, in a FIFO of at most QUARANTINE_SLOTS objects and
+ * that many bytes; only when newer frees push it out does it go on its
+ * slab's free list, after its poison is checked.  So a stale pointer
+ * reads poison for a long while: a pointer loaded from a freed object is
+ * 0x6b6b6b6b6b6b6b6b, non-canonical, and the #GP report names it
+ * (slab_poison_hint(), used by die()); a write shows when the object leaves
+ * the quarantine, and the panic names the function that freed it.  A
+ * quarantined object still counts as in use in its slab (inuse, slabinfo's
+ * active objects), so its slab stays; kmem_cache_destroy() releases the
+ * cache's quarantined objects first.
+ *
  * Invariants, under cachep->lock:
- *   - slab->inuse is the number of objects whose bufctl is BUFCTL_ACTIVE,
- *     and the list from slab->free visits every other object once;
+ *   - slab->inuse is the number of objects whose bufctl is BUFCTL_ACTIVE
+ *     or BUFCTL_QUARANTINED, and the list from slab->free visits every
+ *     other object once;
  *   - a slab's list is the one its inuse says;
- *   - every byte of a free object is POISON_FREE, unless a bug wrote to it.
+ *   - every byte of a free or quarantined object is POISON_FREE, unless a
+ *     bug wrote to it.
  *
  * Kernel bugs panic, naming the function and the pointer: freeing an object
  * that is not allocated (double free), a pointer that is not the start of
@@ -67,8 +86,9 @@
  *
  * Locking.  Each cache's spinlock protects its slab lists and the
  * descriptors of its slabs; spin_lock_irqsave, since interrupt handlers
- * may allocate.  cache_chain_lock protects cache_chain.  Order: the chain,
- * then a cache, then the page allocator's zone locks.  New slab pages are
+ * may allocate.  cache_chain_lock protects cache_chain, quarantine_lock
+ * the quarantine FIFO.  Order: the chain, then the quarantine, then a
+ * cache, then the page allocator's zone locks.  New slab pages are
  * allocated with the cache unlocked: a __GFP_WAIT allocation may sleep.
  *
  * Large kmalloc.  Above KMALLOC_MAX_CACHE_SIZE kmalloc() takes 2^order
@@ -81,6 +101,7 @@
 #include <mm/mm.h>
 #include <mm/slab.h>
 #include <mm/vmstat.h>
+#include <pageturn/kallsyms.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
@@ -89,7 +110,8 @@ typedef unsigned short kmem_bufctl_t;
 
 #define BUFCTL_END	((kmem_bufctl_t)0xffff)	/* end of the free list */
 #define BUFCTL_ACTIVE	((kmem_bufctl_t)0xfffe)	/* the object is allocated */
-#define SLAB_LIMIT	0xfffdu			/* most objects in one slab */
+#define BUFCTL_QUARANTINED ((kmem_bufctl_t)0xfffd) /* freed, waiting in the quarantine */
+#define SLAB_LIMIT	0xfffcu			/* most objects in one slab */
 
 /* Slabs grow past this order only for objects that need it. */
 #define BREAK_GFP_ORDER	3
@@ -211,18 +233,33 @@ static bool kmem_cache_setup(struct kmem_cache *cachep, const char *name, size_t
 	return true;
 }
 
-/* Panic naming who if a byte of the free object objp is not POISON_FREE. */
+/*
+ * Panic naming who if a byte of the free object objp is not POISON_FREE;
+ * freed_by, when known (a quarantined object), is the return address in
+ * the function that freed it.
+ */
 static void check_poison_obj(const struct kmem_cache *cachep, const void *objp,
-			     const char *who)
+			     const char *who, uintptr_t freed_by)
 {
 	const unsigned char *p = objp;
+	const char *fn = NULL;
+	uint64_t off = 0;
 	size_t i;
 
 	for (i = 0; i < cachep->buffer_size; i++)
 		if (p[i] != POISON_FREE)
-			panic("%s: use after free: object %p of cache %s written after free "
-			      "(byte %zu is 0x%02x, not 0x%02x)",
-			      who, objp, cachep->name, i, p[i], POISON_FREE);
+			break;
+	if (i == cachep->buffer_size)
+		return;
+	if (freed_by)
+		fn = kallsyms_lookup(freed_by, &off);
+	if (fn)
+		panic("%s: use after free: object %p of cache %s written after free "
+		      "(byte %zu is 0x%02x, not 0x%02x); freed by %s+0x%lx",
+		      who, objp, cachep->name, i, p[i], POISON_FREE, fn, (unsigned long)off);
+	panic("%s: use after free: object %p of cache %s written after free "
+	      "(byte %zu is 0x%02x, not 0x%02x)",
+	      who, objp, cachep->name, i, p[i], POISON_FREE);
 }
 
 /*
@@ -269,7 +306,7 @@ static void slab_destroy(struct kmem_cache *cachep, struct slab *slabp, const ch
 	unsigned int i, nr_pages = 1u << cachep->gfporder;
 
 	for (i = 0; i < cachep->num; i++)
-		check_poison_obj(cachep, index_to_obj(cachep, slabp, i), who);
+		check_poison_obj(cachep, index_to_obj(cachep, slabp, i), who, 0);
 	list_del(&slabp->list);
 	for (i = 0; i < nr_pages; i++) {
 		ClearPageSlab(page + i);
@@ -319,7 +356,7 @@ static void *__cache_alloc(struct kmem_cache *cachep, gfp_t gfp, const char *who
 
 	idx = slabp->free;
 	objp = index_to_obj(cachep, slabp, idx);
-	check_poison_obj(cachep, objp, who);
+	check_poison_obj(cachep, objp, who, 0);
 	slabp->free = slabp->bufctl[idx];
 	slabp->bufctl[idx] = BUFCTL_ACTIVE;
 	slabp->inuse++;
@@ -360,19 +397,14 @@ static unsigned int obj_to_index(const struct kmem_cache *cachep, const struct s
 }
 
 /*
- * Free objp, an object of slabp, for who: see kmem_cache_free().  Panics
- * if objp is not an allocated object of slabp.
+ * Put object idx of slabp, free and poisoned, on slabp's free list, and
+ * the slab on the list its inuse says (giving it back to the page
+ * allocator when it is empty and the cache has an empty slab already).
+ * Called with cachep->lock held.
  */
-static void __cache_free(struct slab *slabp, void *objp, const char *who)
+static void slab_put_obj(struct kmem_cache *cachep, struct slab *slabp, unsigned int idx,
+			 const char *who)
 {
-	struct kmem_cache *cachep = slabp->cache;
-	unsigned int idx = obj_to_index(cachep, slabp, objp, who);
-	unsigned long flags;
-
-	spin_lock_irqsave(&cachep->lock, flags);
-	if (slabp->bufctl[idx] != BUFCTL_ACTIVE)
-		panic("%s: double free of %p (cache %s)", who, objp, cachep->name);
-	memset(objp, POISON_FREE, cachep->buffer_size);
 	slabp->bufctl[idx] = slabp->free;
 	slabp->free = idx;
 	slabp->inuse--;
@@ -387,6 +419,170 @@ static void __cache_free(struct slab *slabp, void *objp, const char *who)
 		if (!keep)
 			slab_destroy(cachep, slabp, who);
 	}
+}
+
+/* ---- the quarantine ---------------------------------------------------- */
+
+#define QUARANTINE_SLOTS 4096	/* most objects parked at once */
+
+struct quarantine_entry {
+	struct slab *slabp;
+	void *objp;
+	uintptr_t freed_by;		/* a return address in the freeing function */
+};
+
+static struct quarantine_entry quarantine[QUARANTINE_SLOTS];
+static unsigned int quarantine_head, quarantine_count;	/* the FIFO's oldest entry, its length */
+static size_t quarantine_bytes, quarantine_max_bytes;	/* 0: no quarantine */
+static DEFINE_SPINLOCK(quarantine_lock);
+
+void slab_quarantine_init(size_t bytes)
+{
+	quarantine_max_bytes = bytes;
+	if (bytes)
+		printk(KERN_INFO "slab: freed objects wait in a quarantine of %zu KiB, %u objects\n",
+		       bytes >> 10, QUARANTINE_SLOTS);
+}
+
+/*
+ * A quarantined object, its poison checked, goes on its slab's free list.
+ * Called with no lock held: a quarantined object belongs to no one.
+ */
+static void quarantine_free(const struct quarantine_entry *e)
+{
+	struct kmem_cache *cachep = e->slabp->cache;
+	unsigned int idx = obj_to_index(cachep, e->slabp, e->objp, "slab quarantine");
+	unsigned long flags;
+
+	spin_lock_irqsave(&cachep->lock, flags);
+	if (e->slabp->bufctl[idx] != BUFCTL_QUARANTINED)
+		panic("slab quarantine: object %p of cache %s is not quarantined", e->objp,
+		      cachep->name);
+	slab_put_obj(cachep, e->slabp, idx, "slab quarantine");
+	spin_unlock_irqrestore(&cachep->lock, flags);
+}
+
+/* Take the oldest entry off the FIFO.  Called with quarantine_lock held. */
+static struct quarantine_entry quarantine_pop(void)
+{
+	struct quarantine_entry e = quarantine[quarantine_head];
+
+	quarantine_head = (quarantine_head + 1) % QUARANTINE_SLOTS;
+	quarantine_count--;
+	quarantine_bytes -= e.slabp->cache->buffer_size;
+	return e;
+}
+
+/* Append e to the FIFO.  Called with quarantine_lock held and a slot free. */
+static void quarantine_push(struct quarantine_entry e)
+{
+	quarantine[(quarantine_head + quarantine_count) % QUARANTINE_SLOTS] = e;
+	quarantine_count++;
+	quarantine_bytes += e.slabp->cache->buffer_size;
+}
+
+/*
+ * Park object idx of slabp, which is being freed, in the quarantine:
+ * first release the oldest objects while the FIFO is over its limits,
+ * then poison it, mark it BUFCTL_QUARANTINED and append it.  Called with
+ * no lock held.  The oldest object's poison is checked while it is still
+ * in the FIFO and the new one is still allocated, so a panic leaves both
+ * as they were; the oldest is then taken off only if an interrupt's kfree
+ * did not take it meanwhile.
+ */
+static void quarantine_put(struct slab *slabp, void *objp, unsigned int idx, uintptr_t freed_by)
+{
+	struct kmem_cache *cachep = slabp->cache;
+	size_t size = cachep->buffer_size;
+
+	for (;;) {
+		struct quarantine_entry old;
+		unsigned long flags, cflags;
+		bool still_oldest;
+
+		spin_lock_irqsave(&quarantine_lock, flags);
+		if (quarantine_count < QUARANTINE_SLOTS &&
+		    (!quarantine_count || quarantine_bytes + size <= quarantine_max_bytes)) {
+			spin_lock_irqsave(&cachep->lock, cflags);
+			memset(objp, POISON_FREE, size);
+			slabp->bufctl[idx] = BUFCTL_QUARANTINED;
+			spin_unlock_irqrestore(&cachep->lock, cflags);
+			quarantine_push((struct quarantine_entry){ slabp, objp, freed_by });
+			spin_unlock_irqrestore(&quarantine_lock, flags);
+			return;
+		}
+		old = quarantine[quarantine_head];
+		spin_unlock_irqrestore(&quarantine_lock, flags);
+
+		check_poison_obj(old.slabp->cache, old.objp, "slab quarantine", old.freed_by);
+		spin_lock_irqsave(&quarantine_lock, flags);
+		still_oldest = quarantine_count && quarantine[quarantine_head].objp == old.objp;
+		if (still_oldest)
+			quarantine_pop();
+		spin_unlock_irqrestore(&quarantine_lock, flags);
+		if (still_oldest)
+			quarantine_free(&old);
+	}
+}
+
+/* Release every quarantined object of cachep (it is being destroyed),
+ * poison checked; the others keep their order. */
+static void quarantine_remove_cache(struct kmem_cache *cachep)
+{
+	unsigned int n;
+	unsigned long flags;
+
+	spin_lock_irqsave(&quarantine_lock, flags);
+	for (n = quarantine_count; n > 0; n--) {
+		struct quarantine_entry e = quarantine_pop();
+
+		if (e.slabp->cache != cachep) {
+			quarantine_push(e);
+			continue;
+		}
+		spin_unlock_irqrestore(&quarantine_lock, flags);
+		check_poison_obj(cachep, e.objp, "kmem_cache_destroy", e.freed_by);
+		quarantine_free(&e);
+		spin_lock_irqsave(&quarantine_lock, flags);
+	}
+	spin_unlock_irqrestore(&quarantine_lock, flags);
+}
+
+const char *slab_poison_hint(uint64_t value)
+{
+	/* A pointer loaded from poison, perhaps plus a field's offset, or a
+	 * 32-bit field of it. */
+	if (value >> 16 == 0x6b6b6b6b6b6bull || value == 0x6b6b6b6bull)
+		return "POISON_FREE: loaded from a freed slab object (use after free)";
+	if (value >> 16 == 0x5a5a5a5a5a5aull || value == 0x5a5a5a5aull)
+		return "POISON_INUSE: loaded from a slab object before anything was stored there";
+	return NULL;
+}
+
+/*
+ * Free objp, an object of slabp, for who: see kmem_cache_free(); freed_by
+ * is a return address in the caller, for the quarantine's reports.
+ * Panics if objp is not an allocated object of slabp.
+ */
+static void __cache_free(struct slab *slabp, void *objp, const char *who, uintptr_t freed_by)
+{
+	struct kmem_cache *cachep = slabp->cache;
+	unsigned int idx = obj_to_index(cachep, slabp, objp, who);
+	unsigned long flags;
+
+	spin_lock_irqsave(&cachep->lock, flags);
+	if (slabp->bufctl[idx] == BUFCTL_QUARANTINED)
+		panic("%s: double free of %p (cache %s), freed already and in the quarantine",
+		      who, objp, cachep->name);
+	if (slabp->bufctl[idx] != BUFCTL_ACTIVE)
+		panic("%s: double free of %p (cache %s)", who, objp, cachep->name);
+	if (quarantine_max_bytes) {
+		spin_unlock_irqrestore(&cachep->lock, flags);
+		quarantine_put(slabp, objp, idx, freed_by);
+		return;
+	}
+	memset(objp, POISON_FREE, cachep->buffer_size);
+	slab_put_obj(cachep, slabp, idx, who);
 	spin_unlock_irqrestore(&cachep->lock, flags);
 }
 
@@ -487,6 +683,7 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 
 	if (!cachep)
 		return;
+	quarantine_remove_cache(cachep);
 	spin_lock_irqsave(&cachep->lock, flags);
 	if (!list_empty(&cachep->slabs_full) || !list_empty(&cachep->slabs_partial)) {
 		count_slabs(cachep, &c);
@@ -538,7 +735,7 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 	if (slabp->cache != cachep)
 		panic("kmem_cache_free: bad pointer %p: object of cache %s, not %s",
 		      objp, slabp->cache->name, cachep->name);
-	__cache_free(slabp, objp, "kmem_cache_free");
+	__cache_free(slabp, objp, "kmem_cache_free", (uintptr_t)__builtin_return_address(0));
 }
 
 /*
@@ -598,7 +795,8 @@ void kfree(const void *objp)
 		return;
 	page = obj_to_page(objp, "kfree");
 	if (PageSlab(page)) {
-		__cache_free((struct slab *)page->private, (void *)objp, "kfree");
+		__cache_free((struct slab *)page->private, (void *)objp, "kfree",
+			     (uintptr_t)__builtin_return_address(0));
 		return;
 	}
 	check_kmalloc_large(page, objp, "kfree");

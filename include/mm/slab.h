@@ -73,6 +73,21 @@ struct cache_sizes {
 extern struct cache_sizes malloc_sizes[];
 
 /*
+ * Keep freed objects in a quarantine of up to bytes (0: none) before they
+ * can be handed out again, so that a use after free reads poison and a
+ * write after free is reported naming who freed the object (mm/slab.c).
+ * Called at boot, before anything is freed (boot option slab_quarantine=KiB).
+ */
+void slab_quarantine_init(size_t bytes);
+
+/*
+ * What a register or address holding value says, if it looks like slab
+ * poison (a pointer loaded from a freed or never-written object): a
+ * sentence for the oops report, or NULL.
+ */
+const char *slab_poison_hint(uint64_t value);
+
+/*
  * Set up the slab allocator: called once, by mm_init() after the page
  * allocator works.  Nothing here may be called before it (panic).
  */

@@ -3,7 +3,11 @@
  * kmalloc class is filled past three slabs with a pattern, checked and
  * freed; once the caches are shrunk the page allocator must have every
  * page back.  Crash case crash.double_free frees an object twice and
- * must panic with "kfree: double free of 0x... (cache kmalloc-64)".
+ * must panic with "kfree: double free of 0x... (cache kmalloc-64)";
+ * crash.use_after_free follows a pointer out of a freed object (a #GP on
+ * the poison, which the report names); crash.write_after_free writes to
+ * a freed object in the quarantine (booted with slab_quarantine=) and the
+ * panic must name the function that freed it.
  */
 #include <mm/gfp.h>
 #include <mm/mm.h>
@@ -202,3 +206,37 @@ __noinline void crash_double_free_victim(void)
 }
 
 KTEST_CRASHER(crash, double_free) { (void)t; crash_double_free_victim(); }
+
+struct uaf_node {
+	struct uaf_node *next;
+	long value;
+};
+
+__noinline long crash_use_after_free_victim(void)
+{
+	struct uaf_node *a = kmalloc(sizeof(*a), GFP_KERNEL);
+	struct uaf_node *b = kmalloc(sizeof(*b), GFP_KERNEL);
+	volatile struct uaf_node *stale = a;
+
+	a->next = b;
+	b->value = 1;
+	kfree(a);
+	return stale->next->value;	/* next is poison now: #GP */
+}
+
+KTEST_CRASHER(crash, use_after_free) { (void)t; crash_use_after_free_victim(); }
+
+/* Enough 64-byte frees to push one object through a 64 KiB quarantine. */
+#define QUARANTINE_PUSH 2048
+
+__noinline void crash_write_after_free_victim(void)
+{
+	volatile unsigned char *p = kmalloc(64, GFP_KERNEL);
+
+	kfree((void *)p);
+	p[3] = 1;
+	for (int i = 0; i < QUARANTINE_PUSH; i++)
+		kfree(kmalloc(64, GFP_KERNEL));
+}
+
+KTEST_CRASHER(crash, write_after_free) { (void)t; crash_write_after_free_victim(); }

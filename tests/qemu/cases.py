@@ -56,7 +56,7 @@ def all_suites_pass(firmware):
     ]
 
 
-def crash(name, victim, report, firmware="bios", rip=None, trace=None):
+def crash(name, victim, report, firmware="bios", rip=None, trace=None, cmdline=""):
     """A deliberate kernel exception: the panic report must name it.
     victim is the function that faults; rip the function the registers
     were taken in (default: victim); trace the functions the backtrace
@@ -64,7 +64,7 @@ def crash(name, victim, report, firmware="bios", rip=None, trace=None):
     if trace is None:
         trace = [victim, "ktest_crash_" + name, "ktest_run_from_cmdline", "kmain"]
     return QemuCase(
-        "crash_%s_%s" % (name, firmware), "test=crash.%s" % name, firmware=firmware,
+        "crash_%s_%s" % (name, firmware), ("test=crash.%s " % name) + cmdline, firmware=firmware,
         status=EXIT_PANIC, timeout=60 if firmware == "bios" else 150,
         expect=report + [
             r"RIP: 0010:ffffffff8[0-9a-f]{7} <%s\+0x[0-9a-f]+>" % (rip or victim),
@@ -282,6 +282,12 @@ def filemap_virtio_case(build):
         reject=(r"^\s*not ok ", r"# skipped: no vda"),
         check=lambda session: ext2_disk_check(image, "/written.bin", written))
 
+
+# Boots that hunt use-after-free keep freed kernel objects in a 1 MiB
+# quarantine (mm/slab.c), so that a stale pointer reads poison.  Not the
+# boots whose tests count slab pages exactly (leaks, tool_numbers): what
+# the quarantine holds changes with every free.
+QUARANTINE = "slab_quarantine=1024"
 
 # What no user-mode boot may print: a failed check, a kernel crash, or
 # init unable to set up the console or start a program.
@@ -626,6 +632,20 @@ def cases(build):
         crash("double_free", "crash_double_free_victim",
               [r"Kernel panic - not syncing: kfree: double free of 0x[0-9a-f]{16} \(cache kmalloc-64\)"],
               rip="panic"),
+        # A pointer loaded from a freed object is POISON_FREE: the #GP
+        # report says so.  A write to a quarantined object is found when
+        # it leaves the quarantine, naming the function that freed it.
+        crash("use_after_free", "crash_use_after_free_victim", [
+            r"Oops: General Protection \(#GP\)",
+            r"^R\w\w 6b6b6b6b6b6b6b6b is POISON_FREE: loaded from a freed slab object "
+            r"\(use after free\)$"], cmdline="slab_quarantine=64"),
+        crash("write_after_free", "crash_write_after_free_victim", [
+            r"slab: freed objects wait in a quarantine of 64 KiB, 4096 objects",
+            r"Kernel panic - not syncing: slab quarantine: use after free: object 0x[0-9a-f]{16} "
+            r"of cache kmalloc-64 written after free \(byte 3 is 0x01, not 0x6b\); "
+            r"freed by crash_write_after_free_victim\+0x[0-9a-f]+$"],
+            rip="panic", cmdline="slab_quarantine=64",
+            trace=["crash_write_after_free_victim", "ktest_crash_write_after_free"]),
         crash("malformed_boot_info", "crash_malformed_boot_info_victim",
               [r"Kernel panic - not syncing: multiboot2: malformed boot information: \S+"],
               rip="panic"),

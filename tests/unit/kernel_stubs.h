@@ -10,6 +10,9 @@
  * printk() appends each message to log_buf as printk received it, level
  * prefix and all (KERN_INFO "..."), except that a KERN_CONT marker is
  * dropped so a continued line reads as one.
+ *
+ * kallsyms_lookup() names nothing: the host tests have no kernel symbol
+ * table.
  */
 #ifndef TESTS_UNIT_KERNEL_STUBS_H
 #define TESTS_UNIT_KERNEL_STUBS_H

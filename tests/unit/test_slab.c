@@ -644,6 +644,69 @@ static void test_slabinfo_report(void **state)
 	kmem_cache_destroy(c);
 }
 
+/*
+ * The quarantine: a freed object is handed out again only after enough
+ * newer frees pushed it out of the FIFO (an oracle: with room for 16
+ * objects, exactly 16 frees later); a write to it while it waits is
+ * found when it leaves and the panic leaves the allocator usable; a
+ * second free of a quarantined object is a double free; destroying the
+ * cache releases its quarantined objects.
+ */
+#define QUARANTINED_OBJS 16
+
+/* The object churn() allocated last. */
+static unsigned char *churned;
+
+/* Allocate and free n objects of c, one after the other. */
+static void churn(struct kmem_cache *c, int n)
+{
+	while (n--) {
+		churned = kmem_cache_alloc(c, GFP_KERNEL);
+		kmem_cache_free(c, churned);
+	}
+}
+
+static void test_quarantine(void **state)
+{
+	struct kmem_cache *c = kmem_cache_create("quarantined", 128, 0, 0, NULL);
+	unsigned char *p, *q = NULL, *w;
+	int i;
+
+	(void)state;
+	slab_quarantine_init(QUARANTINED_OBJS * 128);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, p);
+	assert_true(all_bytes(p, POISON_FREE, 128));
+	for (i = 1; i <= QUARANTINED_OBJS + 1; i++) {
+		q = kmem_cache_alloc(c, GFP_KERNEL);
+		if (q == p)
+			break;
+		kmem_cache_free(c, q);
+	}
+	assert_ptr_equal(q, p);
+	assert_int_equal(i, QUARANTINED_OBJS + 1);
+
+	/* A write while it waits: the free that pushes it out panics, and
+	 * the object being freed then is still allocated. */
+	w = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, w);
+	w[5] = 0x01;
+	expect_panic(churn(c, 2 * QUARANTINED_OBJS), "slab quarantine: use after free: ");
+	q = churned;
+	assert_non_null(strstr(panic_msg, " of cache quarantined written after free "
+				       "(byte 5 is 0x01, not 0x6b)"));
+	w[5] = POISON_FREE;
+	kmem_cache_free(c, q);
+
+	expect_panic(kmem_cache_free(c, q), "kmem_cache_free: double free of ");
+	assert_non_null(strstr(panic_msg, "freed already and in the quarantine"));
+	unlock_after_panic(c);
+
+	kmem_cache_free(c, p);
+	kmem_cache_destroy(c);
+	slab_quarantine_init(0);
+}
+
 /* Fake memory, and kmem_cache_init() once for every test. */
 static int group_setup(void **state)
 {
@@ -676,6 +739,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ctor_called, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_misuse_of_flags_panics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_slabinfo_report, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quarantine, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);
