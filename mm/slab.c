@@ -233,24 +233,31 @@ static bool kmem_cache_setup(struct kmem_cache *cachep, const char *name, size_t
 	return true;
 }
 
-/*
- * Panic naming who if a byte of the free object objp is not POISON_FREE;
- * freed_by, when known (a quarantined object), is the return address in
- * the function that freed it.
- */
-static void check_poison_obj(const struct kmem_cache *cachep, const void *objp,
-			     const char *who, uintptr_t freed_by)
+/* The first byte of the free object objp that is not POISON_FREE, or
+ * buffer_size when there is none. */
+static size_t poison_bad_byte(const struct kmem_cache *cachep, const void *objp)
 {
 	const unsigned char *p = objp;
-	const char *fn = NULL;
-	uint64_t off = 0;
 	size_t i;
 
 	for (i = 0; i < cachep->buffer_size; i++)
 		if (p[i] != POISON_FREE)
 			break;
-	if (i == cachep->buffer_size)
-		return;
+	return i;
+}
+
+/*
+ * The report of a write after free: byte i of the free object objp, for
+ * who; freed_by, when known (a quarantined object), is a return address
+ * in the function that freed it.
+ */
+static __noreturn void poison_panic(const struct kmem_cache *cachep, const void *objp,
+				    size_t i, const char *who, uintptr_t freed_by)
+{
+	const unsigned char *p = objp;
+	const char *fn = NULL;
+	uint64_t off = 0;
+
 	if (freed_by)
 		fn = kallsyms_lookup(freed_by, &off);
 	if (fn)
@@ -260,6 +267,16 @@ static void check_poison_obj(const struct kmem_cache *cachep, const void *objp,
 	panic("%s: use after free: object %p of cache %s written after free "
 	      "(byte %zu is 0x%02x, not 0x%02x)",
 	      who, objp, cachep->name, i, p[i], POISON_FREE);
+}
+
+/* Panic naming who if a byte of the free object objp is not POISON_FREE. */
+static void check_poison_obj(const struct kmem_cache *cachep, const void *objp,
+			     const char *who)
+{
+	size_t i = poison_bad_byte(cachep, objp);
+
+	if (i < cachep->buffer_size)
+		poison_panic(cachep, objp, i, who, 0);
 }
 
 /*
@@ -306,7 +323,7 @@ static void slab_destroy(struct kmem_cache *cachep, struct slab *slabp, const ch
 	unsigned int i, nr_pages = 1u << cachep->gfporder;
 
 	for (i = 0; i < cachep->num; i++)
-		check_poison_obj(cachep, index_to_obj(cachep, slabp, i), who, 0);
+		check_poison_obj(cachep, index_to_obj(cachep, slabp, i), who);
 	list_del(&slabp->list);
 	for (i = 0; i < nr_pages; i++) {
 		ClearPageSlab(page + i);
@@ -356,7 +373,7 @@ static void *__cache_alloc(struct kmem_cache *cachep, gfp_t gfp, const char *who
 
 	idx = slabp->free;
 	objp = index_to_obj(cachep, slabp, idx);
-	check_poison_obj(cachep, objp, who, 0);
+	check_poison_obj(cachep, objp, who);
 	slabp->free = slabp->bufctl[idx];
 	slabp->bufctl[idx] = BUFCTL_ACTIVE;
 	slabp->inuse++;
@@ -482,13 +499,33 @@ static void quarantine_push(struct quarantine_entry e)
 }
 
 /*
+ * Take the oldest entry off the FIFO into *e, its poison checked: a
+ * write after free panics with the entry still in the FIFO, after
+ * quarantine_lock is dropped (so a panic leaves the quarantine whole).
+ * Called with quarantine_lock held (flags: what its irqsave saved) and
+ * the FIFO not empty.
+ */
+static void quarantine_pop_checked(struct quarantine_entry *e, unsigned long flags)
+{
+	struct kmem_cache *cachep;
+	size_t i;
+
+	*e = quarantine[quarantine_head];
+	cachep = e->slabp->cache;
+	i = poison_bad_byte(cachep, e->objp);
+	if (i < cachep->buffer_size) {
+		spin_unlock_irqrestore(&quarantine_lock, flags);
+		poison_panic(cachep, e->objp, i, "slab quarantine", e->freed_by);
+	}
+	quarantine_pop();
+}
+
+/*
  * Park object idx of slabp, which is being freed, in the quarantine:
  * first release the oldest objects while the FIFO is over its limits,
  * then poison it, mark it BUFCTL_QUARANTINED and append it.  Called with
- * no lock held.  The oldest object's poison is checked while it is still
- * in the FIFO and the new one is still allocated, so a panic leaves both
- * as they were; the oldest is then taken off only if an interrupt's kfree
- * did not take it meanwhile.
+ * no lock held; the object is still BUFCTL_ACTIVE and untouched until it
+ * goes in, so a panic on an older object leaves it as it was.
  */
 static void quarantine_put(struct slab *slabp, void *objp, unsigned int idx, uintptr_t freed_by)
 {
@@ -498,7 +535,6 @@ static void quarantine_put(struct slab *slabp, void *objp, unsigned int idx, uin
 	for (;;) {
 		struct quarantine_entry old;
 		unsigned long flags, cflags;
-		bool still_oldest;
 
 		spin_lock_irqsave(&quarantine_lock, flags);
 		if (quarantine_count < QUARANTINE_SLOTS &&
@@ -511,17 +547,9 @@ static void quarantine_put(struct slab *slabp, void *objp, unsigned int idx, uin
 			spin_unlock_irqrestore(&quarantine_lock, flags);
 			return;
 		}
-		old = quarantine[quarantine_head];
+		quarantine_pop_checked(&old, flags);
 		spin_unlock_irqrestore(&quarantine_lock, flags);
-
-		check_poison_obj(old.slabp->cache, old.objp, "slab quarantine", old.freed_by);
-		spin_lock_irqsave(&quarantine_lock, flags);
-		still_oldest = quarantine_count && quarantine[quarantine_head].objp == old.objp;
-		if (still_oldest)
-			quarantine_pop();
-		spin_unlock_irqrestore(&quarantine_lock, flags);
-		if (still_oldest)
-			quarantine_free(&old);
+		quarantine_free(&old);
 	}
 }
 
@@ -534,14 +562,14 @@ static void quarantine_remove_cache(struct kmem_cache *cachep)
 
 	spin_lock_irqsave(&quarantine_lock, flags);
 	for (n = quarantine_count; n > 0; n--) {
-		struct quarantine_entry e = quarantine_pop();
+		struct quarantine_entry e;
 
-		if (e.slabp->cache != cachep) {
-			quarantine_push(e);
+		if (quarantine[quarantine_head].slabp->cache != cachep) {
+			quarantine_push(quarantine_pop());
 			continue;
 		}
+		quarantine_pop_checked(&e, flags);
 		spin_unlock_irqrestore(&quarantine_lock, flags);
-		check_poison_obj(cachep, e.objp, "kmem_cache_destroy", e.freed_by);
 		quarantine_free(&e);
 		spin_lock_irqsave(&quarantine_lock, flags);
 	}
