@@ -196,6 +196,14 @@ UNIT_SRCS_memory     := mm/memory.c mm/pgtable.c mm/filemap.c mm/swap.c mm/vmsca
 	tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c
 UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
 	tests/unit/kernel_stubs.c tests/unit/fake_zones.c
+# The bulk memory routines, assembled for the host with their global names
+# prefixed host_, beside the C library's; -no-pie for __ex_table's
+# absolute addresses.
+UNIT_SRCS_string     := $(B)/unit/string_64.host.o $(B)/unit/usercopy.host.o
+UNIT_CFLAGS_string   := -no-pie
+$(B)/unit/%.host.o: kernel/lib/%.asm
+	@mkdir -p $(dir $@)
+	$(NASM) -f elf64 --gprefix host_ -Iinclude/ $< -o $@
 # The kernel's formatter must not interpose on the host libc's (cmocka uses it).
 UNIT_CFLAGS_vsprintf := -Dvsnprintf=kernel_vsnprintf -Dsnprintf=kernel_snprintf
 

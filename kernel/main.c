@@ -195,6 +195,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	printk(KERN_INFO "Pageturn %s (git %s): a teaching kernel for split-LRU page reclaim\n",
 	       PAGETURN_VERSION, PAGETURN_GIT_REV);
 	boot_cmdline_init(boot_info.cmdline);
+	string_ops_init();
 	mm_init(&boot_info, boot_info_phys);
 
 	fpu_init();

@@ -291,7 +291,7 @@ static struct page *alloc_anon_page(const struct page *src)
 	if (!page)
 		return NULL;
 	if (src)
-		memcpy(page_address(page), page_address(src), PAGE_SIZE);
+		copy_page(page_address(page), page_address(src));
 	SetPageSwapBacked(page);
 	page_add_new_anon_rmap(page);
 	lru_cache_add_active_anon(page);

@@ -312,7 +312,8 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp_mask)
 		bad_page(__func__, page);
 	set_page_count(page, 1);
 	if (gfp_mask & __GFP_ZERO)
-		memset(page_address(page), 0, PAGE_SIZE << order);
+		for (unsigned int i = 0; i < (1u << order); i++)
+			clear_page(page_address(page + i));
 }
 
 /* ---- freeing --------------------------------------------------------- */

@@ -139,7 +139,7 @@ static phys_addr_t alloc_table(const struct pt_allocator *alloc)
 	phys_addr_t pa = alloc->alloc(alloc->ctx);
 
 	if (pa)
-		memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		clear_page(phys_to_virt(pa));
 	return pa;
 }
 

@@ -222,7 +222,7 @@ static int shmem_readpage(struct address_space *mapping, struct page *page)
 
 	if (err)
 		return err;
-	memset(page_address(page), 0, PAGE_SIZE);
+	clear_page(page_address(page));
 	SetPageUptodate(page);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #ifndef ASM_PAGE_H
 #define ASM_PAGE_H
 
+#include <pageturn/string.h>
 #include <pageturn/types.h>
 
 #define PAGE_SHIFT      12
@@ -37,6 +38,18 @@ static inline phys_addr_t virt_to_phys(const void *va)
 extern uintptr_t host_phys_base;
 static inline void *phys_to_virt(phys_addr_t pa) { return (void *)(host_phys_base + pa); }
 static inline phys_addr_t virt_to_phys(const void *va) { return (uintptr_t)va - host_phys_base; }
+#endif
+
+#ifndef HOST_TEST
+/* Zero one page, or copy one to another; page-aligned addresses
+ * (kernel/lib/string_64.asm, the fastest way for this CPU). */
+void clear_page(void *page);
+void copy_page(void *to, void *from);
+#else
+/* Host unit tests: the C library's (tests/unit/test_string.c tests the
+ * kernel's own routines). */
+static inline void clear_page(void *page) { memset(page, 0, PAGE_SIZE); }
+static inline void copy_page(void *to, void *from) { memcpy(to, from, PAGE_SIZE); }
 #endif
 
 #endif

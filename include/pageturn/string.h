@@ -20,6 +20,9 @@ int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
 char *strstr(const char *haystack, const char *needle);
 char *strrchr(const char *s, int c);
+/* Pick the bulk memory routines for this CPU (kernel/lib/string_ops.c):
+ * once at boot; until then they work, in their slower way. */
+void string_ops_init(void);
 /* Copy src into dst (size bytes, NUL included, cut if longer): strlen(src). */
 size_t strlcpy(char *dst, const char *src, size_t size);
 

@@ -1,25 +1,10 @@
 /*
  * The C library's memory and string functions, for the kernel.  gcc may
  * emit calls to memset/memcpy/memmove/memcmp on its own, so these must
- * exist even where no kernel code names them.
+ * exist even where no kernel code names them.  memcpy and memset are in
+ * string_64.asm, chosen by CPU (string_ops.c).
  */
 #include <pageturn/string.h>
-
-void *memset(void *s, int c, size_t n)
-{
-	void *d = s;
-
-	__asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
-	return s;
-}
-
-void *memcpy(void *dst, const void *src, size_t n)
-{
-	void *d = dst;
-
-	__asm__ volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(n) :: "memory");
-	return dst;
-}
 
 void *memmove(void *dst, const void *src, size_t n)
 {

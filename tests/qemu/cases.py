@@ -651,6 +651,15 @@ def cases(build):
               rip="panic"),
         filemap_virtio_case(build),
         user_tests_case(),
+        # A CPU with ERMS: memcpy, memset and the user copies take their
+        # rep movsb/stosb path (on QEMU's default CPU, the loops).
+        QemuCase("fast_strings_bios",
+                 "init=/sbin/init -- /usr/tests/runner efault pipes fork_cow file_mmap exec_args",
+                 cpu="qemu64,+erms", timeout=180,
+                 expect=[r"cpu: fast strings \(ERMS/FSRM\): memcpy, memset and user copies use "
+                         r"rep movsb/stosb",
+                         r"^user tests: 5 passed, 0 failed$"],
+                 reject=USER_REJECT),
         user_busybox_case(build),
         user_shell_case(build),
         user_keyboard_case(),
