@@ -241,12 +241,19 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *parent
  * p->vfork_done is cleared so that the child never touches the parent's
  * stack frame once it is gone.  The kernel is not preemptible and runs
  * on one CPU: nothing runs between the wait's end and the clearing.
+ *
+ * A parent killed out of the wait dies while the child still runs on the
+ * address space they share, so on its way out it must not touch user
+ * memory: a fault there could sleep while the child unmaps what the fault
+ * handler holds.  SIGKILL is delivered first, straight to do_exit, so the
+ * only such access left is mm_release's clear_child_tid store: dropped.
  */
 static int wait_for_vfork_done(struct task_struct *p, struct completion *vfork)
 {
 	if (wait_for_completion_killable(vfork) == 0)
 		return 0;
 	p->vfork_done = NULL;
+	current->clear_child_tid = NULL;
 	return -EINTR;
 }
 

@@ -18,6 +18,10 @@
  * stuck in the kernel: its /proc/PID/stat line is printed (state D is a
  * lost wakeup) and the check fails; SIGKILL must then still end it
  * within 2 seconds, or that fails too (the test then leaves it behind).
+ *
+ * Then a vfork parent whose child never execs nor exits (it pauses) must
+ * still die of SIGKILL, as on Linux since the vfork wait became
+ * killable, and its child must go on running until it is killed too.
  */
 #include "testlib.h"
 
@@ -37,6 +41,7 @@
 struct shared {
 	volatile long rounds;		/* vforks returned so far */
 	volatile int stop;		/* tells the forkers to end */
+	volatile pid_t paused_child;	/* the vfork child that never lets go */
 };
 
 static void vforker(struct shared *sh)
@@ -69,6 +74,35 @@ static void forker(struct shared *sh)
 			waitpid(pid, NULL, 0);
 	}
 	_exit(0);
+}
+
+/* A vfork parent behind a child that pauses for ever dies of SIGKILL. */
+static void check_killable(struct shared *sh)
+{
+	pid_t parent = test_fork(), got;
+	int status = 0;
+	char buf[64];
+
+	if (parent == 0) {
+		if (vfork() == 0) {
+			sh->paused_child = getpid();
+			for (;;)
+				pause();
+		}
+		_exit(0);	/* never reached: the child does not let go */
+	}
+	while (!sh->paused_child)
+		usleep(10000);
+	usleep(100000);
+	kill(parent, SIGKILL);
+	for (int i = 0; i < 200 && (got = test_wait(parent, &status, WNOHANG)) == 0; i++)
+		usleep(10000);
+	tap_check(got == parent && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		  "SIGKILL ends a vfork parent whose child never lets go, within 2 s", "%s",
+		  got == parent ? test_status_str(status, buf, sizeof(buf)) : "still waiting");
+	tap_check(kill(sh->paused_child, 0) == 0, "its vfork child runs on after it",
+		  "kill(%d, 0): %s", sh->paused_child, strerror(errno));
+	kill(sh->paused_child, SIGKILL);
 }
 
 int main(void)
@@ -120,5 +154,6 @@ int main(void)
 	tap_check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		  "the vforker ends normally and has no child left to wait for", "%s",
 		  test_status_str(status, buf, sizeof(buf)));
+	check_killable(sh);
 	return tap_done();
 }
