@@ -338,6 +338,55 @@ static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma,
 }
 
 /*
+ * After a read fault at addr in a file VMA, map the pages around it that
+ * the page cache already holds up to date (Linux's do_fault_around and
+ * filemap_map_pages): a sequential reader of a cached file then takes
+ * one fault per window instead of one per page, and MAP_POPULATE of one
+ * (populate_vma_range skips what is mapped) as few.  The window is
+ * fault_around_bytes (Linux's knob and default, 64 KiB: 16 pages; a
+ * power of two, one page or less turns fault-around off) from addr
+ * rounded down to its size, or from vm_start, cut at the VMA's end, the
+ * end of the file and the end of addr's page table (ptep's neighbours
+ * are that table's).  Each page goes in read-only, as a read fault would
+ * map it, counted (mapcount, NR_FILE_MAPPED, rss) but not as a fault.
+ * Nothing here sleeps: a page that is absent, not up to date or locked
+ * (being read) is left to its own fault.
+ */
+unsigned long fault_around_bytes = 64 * 1024;
+
+static void do_fault_around(struct mm_struct *mm, struct vm_area_struct *vma,
+			    unsigned long addr, pte_t *ptep)
+{
+	struct inode *inode = vma->vm_file->f_inode;
+	unsigned long window = fault_around_bytes;
+	unsigned long start = MAX(addr & ~(window - 1), vma->vm_start);
+	unsigned long end = MIN(MIN(start + window, vma->vm_end), ALIGN_UP(addr + 1, PMD_SIZE));
+	pgoff_t eof = (inode->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	unsigned long a;
+
+	for (a = start; a < end; a += PAGE_SIZE) {
+		pte_t *p = ptep + ((long)(a - addr) >> PAGE_SHIFT);
+		pgoff_t pgoff = vma->vm_pgoff + ((a - vma->vm_start) >> PAGE_SHIFT);
+		struct page *page;
+
+		if (pgoff >= eof)
+			break;
+		if (*p)
+			continue;
+		page = find_get_page(inode->i_mapping, pgoff);
+		if (!page)
+			continue;
+		if (!PageUptodate(page) || PageLocked(page)) {
+			put_page(page);
+			continue;
+		}
+		page_add_file_rmap(page);
+		set_pte_at(mm, a, p, mk_pte(page, fault_prot(vma, false)));
+		add_mm_rss(mm, 0, 1);
+	}
+}
+
+/*
  * A file page where nothing was mapped (Linux's __do_fault through
  * filemap_fault): the page-cache page of the file offset, read if need be.
  * A private mapping maps it read-only, or on a write fault maps a private
@@ -376,6 +425,8 @@ static int do_linear_fault(struct mm_struct *mm, struct vm_area_struct *vma,
 	/* filemap_fault's reference is the PTE's from now on. */
 	set_pte_at(mm, addr, ptep, mk_pte(page, fault_prot(vma, write)));
 	add_mm_rss(mm, 0, 1);
+	if (!write && fault_around_bytes > PAGE_SIZE)
+		do_fault_around(mm, vma, addr, ptep);
 	return ret;
 }
 

@@ -173,9 +173,12 @@ uint64_t vm_get_page_prot(unsigned long vm_flags);
  * the cache page itself, dirtied on write); a write to a present
  * read-only page of a private writable VMA copies it, unless the page is
  * anonymous and mapped once, which is made writable in place.
- * Counts PGFAULT and PGMAJFAULT.  Returns 0, VM_FAULT_MAJOR, or
- * VM_FAULT_OOM / VM_FAULT_SIGBUS.
+ * A read fault in a file VMA also maps the cached pages around it
+ * (fault-around, up to fault_around_bytes; a power of two, at most a
+ * page turns it off).  Counts PGFAULT and PGMAJFAULT.  Returns 0,
+ * VM_FAULT_MAJOR, or VM_FAULT_OOM / VM_FAULT_SIGBUS.
  */
+extern unsigned long fault_around_bytes;
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma,
 		    unsigned long address, unsigned int flags);
 

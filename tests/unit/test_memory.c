@@ -16,7 +16,8 @@
  *
  * The file is a fake address_space of FILE_SIZE bytes (two and a half
  * pages): readpage fills a page with a pattern and counts, writepage
- * counts.  Every test ends with nothing mapped, the page tables freed and
+ * counts.  Fault-around is off (fault_around_bytes one page) except in
+ * test_fault_around, so the others count one page per fault.  Every test ends with nothing mapped, the page tables freed and
  * every counter at zero (teardown).
  */
 #include <stdarg.h>
@@ -208,6 +209,9 @@ static int setup(void **state)
 	host_live_pgd = mm.pgd;
 	current->mm = &mm;
 	current->min_flt = current->maj_flt = 0;
+	/* One page at a time, as the tests below count; test_fault_around
+	 * turns it on. */
+	fault_around_bytes = PAGE_SIZE;
 	return 0;
 }
 
@@ -639,6 +643,60 @@ static void test_truncated_tmpfs_page(void **state)
 	put_page(page);
 }
 
+/*
+ * Fault-around: a read fault maps the cached, up-to-date, unlocked pages
+ * of its window too (read-only, counted as mapped, not as faults), never
+ * past the end of the file; a locked page is left to its own fault; a
+ * write fault maps only its page.
+ */
+static void test_fault_around(void **state)
+{
+	struct page *cache;
+	uint64_t prot;
+	int i;
+
+	(void)state;
+	fault_around_bytes = 16 * PAGE_SIZE;
+	vma_init(&vma, &mm, NPAGES, ANON_RW, &file);
+
+	/* The first fault reads all three pages (readahead) and maps them. */
+	assert_int_equal(handle_mm_fault(&mm, &vma, BASE, 0), VM_FAULT_MAJOR);
+	assert_int_equal(current->maj_flt + current->min_flt, 1);
+	for (i = 0; i < 3; i++) {
+		assert_non_null(page_at(&mm, BASE + i * PAGE_SIZE, &prot));
+		assert_false(prot & _PAGE_RW);
+	}
+	assert_null(page_at(&mm, BASE + 3 * PAGE_SIZE, NULL));	/* past the end */
+	assert_int_equal(mm.file_rss, 3);
+	assert_int_equal(zstat(NR_FILE_MAPPED), 3);
+	assert_int_equal(user_mem(&mm, BASE)[10], file_byte(10));
+	assert_int_equal(user_mem(&mm, BASE + 2 * PAGE_SIZE)[99], file_byte(2 * PAGE_SIZE + 99));
+	zap_page_range(&vma, BASE, vma.vm_end);
+
+	/* The window starts before the fault: cached pages there go in. */
+	assert_int_equal(handle_mm_fault(&mm, &vma, BASE + 2 * PAGE_SIZE, 0), 0);
+	assert_int_equal(mm.file_rss, 3);
+	assert_int_equal(current->maj_flt + current->min_flt, 2);
+	zap_page_range(&vma, BASE, vma.vm_end);
+
+	/* A locked page (being read) is left for its own fault. */
+	cache = find_get_page(&mapping, 2);
+	assert_true(trylock_page(cache));
+	assert_int_equal(handle_mm_fault(&mm, &vma, BASE, 0), 0);
+	assert_non_null(page_at(&mm, BASE + PAGE_SIZE, NULL));
+	assert_null(page_at(&mm, BASE + 2 * PAGE_SIZE, NULL));
+	unlock_page(cache);
+	page_cache_release(cache);
+	zap_page_range(&vma, BASE, vma.vm_end);
+
+	/* A write fault of a private mapping maps its own copy, nothing more. */
+	assert_int_equal(handle_mm_fault(&mm, &vma, BASE, FAULT_FLAG_WRITE), 0);
+	assert_null(page_at(&mm, BASE + PAGE_SIZE, NULL));
+	assert_int_equal(mm.anon_rss + mm.file_rss, 1);
+	zap_page_range(&vma, BASE, vma.vm_end);
+	assert_int_equal(mm.anon_rss + mm.file_rss, 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -653,6 +711,7 @@ int main(void)
 		T(test_prot_none),
 		T(test_populate_and_oom),
 		T(test_truncated_tmpfs_page),
+		T(test_fault_around),
 	};
 
 	return cmocka_run_group_tests(tests, machine, NULL);
