@@ -177,7 +177,7 @@ void schedule_tail(struct task_struct *prev)
 	current->set_child_tid = NULL;
 }
 
-static int wait_for_vfork_done(struct task_struct *p, struct completion *vfork);
+static void wait_for_vfork_done(struct completion *vfork);
 
 static long do_fork(unsigned long flags, unsigned long newsp, int __user *parent_tidptr,
 		    int __user *child_tidptr, unsigned long tls)
@@ -220,41 +220,33 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *parent
 	}
 	wake_up_process(p);
 
-	if ((flags & CLONE_VFORK) && wait_for_vfork_done(p, &vfork))
-		return -EINTR;
+	if (flags & CLONE_VFORK)
+		wait_for_vfork_done(&vfork);
 	return pid;
 }
 
 /*
- * The vfork parent's sleep while child p borrows its address space, as
- * Linux's wait_for_vfork_done: until p execs or exits (mm_release
- * completes vfork), or until the parent gets SIGKILL: 0, or -EINTR when
- * killed (the parent dies on its way out; the return value is never
- * seen).
+ * The vfork parent's sleep while its child borrows the address space, as
+ * Linux's wait_for_vfork_done: until the child execs or exits
+ * (mm_release completes vfork).
  *
  * The completion is the parent's, on its stack: by the time the parent
  * runs again a child whose parent ignores SIGCHLD may have been reaped
  * and its task_struct freed, or reused by the next fork, so nothing of
- * the child is looked at after the sleep unless the wait was cut short.
- * Then the child has not reached mm_release (which completes before the
- * child can exit, let alone be reaped), so p is still valid, and
- * p->vfork_done is cleared so that the child never touches the parent's
- * stack frame once it is gone.  The kernel is not preemptible and runs
- * on one CPU: nothing runs between the wait's end and the clearing.
+ * the child is looked at after the sleep.
  *
- * A parent killed out of the wait dies while the child still runs on the
- * address space they share, so on its way out it must not touch user
- * memory: a fault there could sleep while the child unmaps what the fault
- * handler holds.  SIGKILL is delivered first, straight to do_exit, so the
- * only such access left is mm_release's clear_child_tid store: dropped.
+ * The sleep is uninterruptible, as Linux's was before 3.6: not even
+ * SIGKILL ends it before the child lets go.  Linux can let a killed
+ * parent die early because two tasks may run on one mm there; here that
+ * would let the parent's own vfork parent run again while the child
+ * still runs on their shared address space (A vforks B, B vforks C, C
+ * kills B: B's exit would release A), the race CLONE_VM without
+ * CLONE_VFORK is refused for.  A SIGKILL stays pending and ends the
+ * parent as soon as the child is gone; the child can be killed.
  */
-static int wait_for_vfork_done(struct task_struct *p, struct completion *vfork)
+static void wait_for_vfork_done(struct completion *vfork)
 {
-	if (wait_for_completion_killable(vfork) == 0)
-		return 0;
-	p->vfork_done = NULL;
-	current->clear_child_tid = NULL;
-	return -EINTR;
+	wait_for_completion(vfork);
 }
 
 void mm_release(struct task_struct *tsk)

@@ -5,7 +5,6 @@
  */
 #include <asm/cpu.h>
 #include <pageturn/completion.h>
-#include <pageturn/signal.h>
 #include <pageturn/wait.h>
 
 void prepare_to_wait(wait_queue_head_t *wq, wait_queue_entry_t *wait, long state)
@@ -48,25 +47,8 @@ void complete(struct completion *x)
 	local_irq_restore(flags);
 }
 
-int wait_for_completion_killable(struct completion *x)
+void wait_for_completion(struct completion *x)
 {
-	DEFINE_WAIT(wait);
-	uint64_t flags = local_irq_save();
-	int ret = 0;
-
-	for (;;) {
-		prepare_to_wait(&x->wait, &wait, TASK_INTERRUPTIBLE);
-		if (x->done) {
-			x->done--;
-			break;
-		}
-		if (current->pending & sigmask(SIGKILL)) {
-			ret = -ERESTARTSYS;
-			break;
-		}
-		schedule();
-	}
-	finish_wait(&x->wait, &wait);
-	local_irq_restore(flags);
-	return ret;
+	wait_event(x->wait, x->done);
+	x->done--;
 }

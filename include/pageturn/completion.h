@@ -28,11 +28,8 @@ static inline void init_completion(struct completion *x)
 /* Mark x done and wake its waiter.  Any context. */
 void complete(struct completion *x);
 
-/*
- * Sleep until x is done, or until current has a SIGKILL pending (other
- * signals stay pending and do not end the wait): 0, or -ERESTARTSYS when
- * SIGKILL ended it, x still not done.  Process context.
- */
-int wait_for_completion_killable(struct completion *x);
+/* Sleep (uninterruptibly: signals stay pending) until x is done.
+ * Process context. */
+void wait_for_completion(struct completion *x);
 
 #endif

@@ -20,6 +20,15 @@
  * must live.  On Pageturn the clone must fail with EINVAL.  Then vfork
  * and posix_spawn, which use CLONE_VM | CLONE_VFORK, must still run a
  * program.
+ *
+ * A vfork chain must not get around the refusal: A vforks B, B vforks C
+ * (all on one address space), C kills B with SIGKILL and then unmaps A's
+ * range over and over while A maps it with MAP_POPULATE.  Had B's death
+ * released A while C still ran, A and C would race as above (a kernel
+ * panic).  On Pageturn B sleeps on until C lets go, so A must come back
+ * only after C is done; on Linux A may come back at once and the race
+ * runs, under mmap_sem.  Either way everything must end and the machine
+ * live.
  */
 #include "testlib.h"
 
@@ -106,6 +115,62 @@ static void check_clone_vm(void)
 	run_race(child);
 }
 
+/* The vfork chain: C's side, then B's.  Raw system calls only (shared
+ * TLS and errno). */
+static volatile int c_done;
+static char stack_b[64 * 1024] __attribute__((aligned(16)));
+static char stack_c[64 * 1024] __attribute__((aligned(16)));
+
+static int chain_c(void *arg)
+{
+	(void)arg;
+	syscall(SYS_kill, syscall(SYS_getppid), SIGKILL);
+	for (int i = 0; i < 400 && !parent_done; i++) {
+		syscall(SYS_munmap, target, RACE_SIZE);
+		syscall(SYS_sched_yield);
+	}
+	c_done = 1;
+	return 0;
+}
+
+static int chain_b(void *arg)
+{
+	(void)arg;
+	clone(chain_c, stack_c + sizeof(stack_c), CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+	return 0;	/* never reached: C kills B first */
+}
+
+static void check_vfork_chain(void)
+{
+	int status, mapped = 0, c_done_at_return;
+	pid_t b;
+
+	parent_done = 0;
+	fflush(stdout);
+	b = clone(chain_b, stack_b + sizeof(stack_b), CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+	c_done_at_return = c_done;
+	if (b < 0)
+		tap_bail("clone(CLONE_VM | CLONE_VFORK): %s", strerror(errno));
+	for (int i = 0; i < RACE_ROUNDS; i++)
+		if (mmap(target, RACE_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0) != MAP_FAILED)
+			mapped++;
+	parent_done = 1;
+	test_wait(b, &status, 0);
+	tap_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		  "vfork chain: the middle task dies of the SIGKILL its child sent", "status 0x%x",
+		  status);
+	if (on_pageturn())
+		tap_check(c_done_at_return, "vfork chain: the first task runs again only after the "
+			  "last borrower of its memory is done", NULL);
+	else
+		tap_skip("vfork chain: the first task runs again only after the last borrower of its "
+			 "memory is done", "Linux lets it run, under mmap_sem");
+	tap_check(mapped == RACE_ROUNDS, "vfork chain: every MAP_POPULATE mmap returns", "%d of %d",
+		  mapped, RACE_ROUNDS);
+	munmap(target, RACE_SIZE);
+}
+
 static void check_vfork_users(void)
 {
 	char *argv[] = { "true", NULL };
@@ -137,6 +202,7 @@ static void check_vfork_users(void)
 int main(void)
 {
 	check_clone_vm();
+	check_vfork_chain();
 	check_vfork_users();
 	return tap_done();
 }
