@@ -64,8 +64,10 @@
  * (slab_poison_hint(), used by die()); a write shows when the object leaves
  * the quarantine, and the panic names the function that freed it.  A
  * quarantined object still counts as in use in its slab (inuse, slabinfo's
- * active objects), so its slab stays; kmem_cache_destroy() releases the
- * cache's quarantined objects first.
+ * active objects), so its slab stays (the limit counts object bytes, so
+ * a quarantine of small objects alone in their slabs can pin several
+ * times its size in pages); kmem_cache_destroy() releases the cache's
+ * quarantined objects first.
  *
  * Invariants, under cachep->lock:
  *   - slab->inuse is the number of objects whose bufctl is BUFCTL_ACTIVE
@@ -554,14 +556,16 @@ static void quarantine_put(struct slab *slabp, void *objp, unsigned int idx, uin
 }
 
 /* Release every quarantined object of cachep (it is being destroyed),
- * poison checked; the others keep their order. */
+ * poison checked; the others keep their order.  An interrupt's kfree may
+ * release entries while the lock is dropped: the FIFO may run out before
+ * n does. */
 static void quarantine_remove_cache(struct kmem_cache *cachep)
 {
 	unsigned int n;
 	unsigned long flags;
 
 	spin_lock_irqsave(&quarantine_lock, flags);
-	for (n = quarantine_count; n > 0; n--) {
+	for (n = quarantine_count; n > 0 && quarantine_count > 0; n--) {
 		struct quarantine_entry e;
 
 		if (quarantine[quarantine_head].slabp->cache != cachep) {
