@@ -58,6 +58,7 @@ int iget(struct super_block *sb, uint64_t ino, struct inode **res)
 	inode->i_ino = ino;
 	inode->i_sb = sb;
 	inode->i_count = 1;
+	mutex_init(&inode->i_mutex);
 	INIT_LIST_HEAD(&inode->i_lru);
 	err = sb->s_op->read_inode(inode);
 	if (err) {
