@@ -17,25 +17,27 @@
  * Pageturn has one CPU and a kernel that switches tasks only where one
  * sleeps (kernel/sched.c), so the owner field needs no atomic update:
  * between the test that finds a mutex free and the store that takes it,
- * no other task runs.  Sleepers wait on the mutex's wait queue; an unlock
- * wakes all of them, and the first to run takes the mutex while the
- * others go back to sleep (no fairness, no optimistic spinning).
+ * no other task runs.  Sleepers wait on the mutex's own wait queue,
+ * wait_list (Linux's, kept in the mutex so that this header needs only
+ * list.h); an unlock wakes all of them, and the first to run takes the
+ * mutex while the others go back to sleep (no fairness, no optimistic
+ * spinning).  Only mutex_unlock wakes them, in process context.
  */
 #ifndef PAGETURN_MUTEX_H
 #define PAGETURN_MUTEX_H
 
+#include <pageturn/list.h>
 #include <pageturn/types.h>
-#include <pageturn/wait.h>
 
 struct task_struct;
 
 struct mutex {
 	struct task_struct *owner;	/* the holder; NULL when free */
-	wait_queue_head_t wait;		/* tasks sleeping in mutex_lock */
+	struct list_head wait_list;	/* struct mutex_waiter: tasks in mutex_lock */
 	const char *name;		/* for panic messages */
 };
 
-#define __MUTEX_INITIALIZER(n) { NULL, __WAIT_QUEUE_HEAD_INITIALIZER((n).wait), #n }
+#define __MUTEX_INITIALIZER(n) { NULL, LIST_HEAD_INIT((n).wait_list), #n }
 #define DEFINE_MUTEX(n) struct mutex n = __MUTEX_INITIALIZER(n)
 
 /* Set up a free mutex; name appears in panic messages. */
