@@ -281,6 +281,7 @@ struct inode {
 	int i_count;			/* iget references */
 	bool i_mounted;			/* a filesystem is mounted on it */
 	unsigned int i_flags;		/* S_DEAD */
+	unsigned int i_state;		/* I_NEW: iget is still reading it */
 	/* A directory's: held around lookups in it, changes to its entries
 	 * and readdir; a victim's: around unlink, rmdir and rename over it
 	 * (the rules at the top of this file and of kernel/fs/namei.c). */
@@ -292,6 +293,10 @@ struct inode {
 	uint32_t i_rdev;		/* a device node's device number */
 	uint64_t i_mtime;		/* seconds since the epoch: st_mtime (and atime, ctime) */
 };
+
+/* inode.i_state (Linux's): set from the moment iget puts a new inode in
+ * the cache until read_inode has filled it; other igets of it wait. */
+#define I_NEW		8
 
 /* inode.i_flags (Linux's S_* inode flags) */
 #define S_DEAD		16	/* a removed directory: set by rmdir under its i_mutex */
