@@ -39,16 +39,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define POISON_INO 0x6b6b6b6b6b6b6b6bull
-
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /* A check that a call failed with ENOENT (ret is its result, errno its). */
 static void expect_enoent(long ret, const char *fs, const char *what)
 {
@@ -72,7 +62,7 @@ static long getdents_checked(int fd, const char *fs, const char *what)
 	for (long off = 0; n > 0 && off < n;) {
 		struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
 
-		if (d->d_ino == POISON_INO)
+		if (d->d_ino == SLAB_POISON_64)
 			poisoned++;
 		if (d->d_reclen == 0)
 			break;

@@ -322,13 +322,6 @@ static void dirs_pick(struct worker *w, char *buf, size_t size)
 			 below(&w->rng, DIRS_FANOUT));
 }
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
 
 /* List fd with getdents64 to its end: ENOENT allowed (a dead directory),
  * a poisoned d_ino never. */
@@ -341,7 +334,7 @@ static void dirs_list(const struct worker *w, int fd, const char *path)
 		for (long off = 0; off < n;) {
 			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
 
-			if (d->d_ino == 0x6b6b6b6b6b6b6b6bull)
+			if (d->d_ino == SLAB_POISON_64)
 				worker_fail(w, "getdents64 of %s: entry %s has d_ino 0x6b6b6b6b6b6b6b6b "
 					    "(freed memory)", path, d->d_name);
 			if (d->d_reclen == 0)
