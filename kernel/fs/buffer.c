@@ -148,7 +148,8 @@ struct buffer_head *__bread(struct block_device *bdev, sector_t block, unsigned 
 	if (!bh)
 		return NULL;
 	for (;;) {
-		wait_event(bh_wait, !buffer_locked(bh));
+		if (buffer_locked(bh))
+			wait_event(bh_wait, !buffer_locked(bh));
 		if (buffer_uptodate(bh))
 			return bh;
 		bh->b_state |= 1ul << BH_Lock;
