@@ -146,14 +146,12 @@ static int lookup_locked(struct inode *dir, const char *name, struct inode **res
 	return err;
 }
 
-/* The child name of dir (a real name), held, with mounts crossed. */
+/* The child name of directory dir (a real name), held, with mounts
+ * crossed. */
 static int lookup_one(struct inode *dir, const char *name, struct inode **res)
 {
-	int err;
+	int err = lookup_locked(dir, name, res);
 
-	if (!S_ISDIR(dir->i_mode))
-		return -ENOTDIR;
-	err = lookup_locked(dir, name, res);
 	if (!err)
 		follow_mount(res);
 	return err;
