@@ -45,8 +45,13 @@
  * from an open file, when evict_inode drops its pages (off the cache and
  * the anon LRU, back to the allocator) and returns their charge.
  * Directories have nlink 2 plus one per subdirectory and a bogus size of
- * 20 bytes per entry (Linux's BOGO_DIRENT_SIZE); nothing can be created
- * in a directory that was removed (-ENOENT).
+ * 20 bytes per entry (Linux's BOGO_DIRENT_SIZE).  A directory holds a
+ * reference to its parent (its ".."), as a Linux dentry holds its
+ * d_parent, dropped when the directory is evicted or moved: so a
+ * directory removed while open, whose parent was removed after it, still
+ * points at a live inode.  The VFS never asks anything of a removed
+ * directory (IS_DEADDIR: no lookup, no create, no readdir), nor moves a
+ * directory under itself.
  *
  * The other kinds of inode.  A hard link is one more entry holding the
  * same inode, whose i_nlink counts its entries (a directory gets none:
@@ -67,7 +72,8 @@
  * is in cookie order and f_pos is the cookie to resume from: entries
  * removed or added during a listing do not make it repeat or skip others.
  *
- * One CPU, no sleeping: nothing here locks (see fs/vfs.h).
+ * Nothing here sleeps, so nothing here locks beyond the VFS's i_mutex
+ * rules (fs/vfs.h), which the operations are called under.
  */
 #include <drivers/rtc.h>
 #include <fs/vfs.h>
@@ -102,7 +108,7 @@ struct shmem_inode_info {
 	unsigned long alloced;		/* pages charged to the super block */
 	struct list_head entries;	/* a directory's shmem_dirents */
 	uint64_t next_cookie;		/* a directory's next readdir position */
-	struct inode *parent;		/* a directory's "..", not held */
+	struct inode *parent;		/* a directory's "..", held (not for the root) */
 	char *symlink;			/* a symlink's target, i_size bytes and a NUL */
 };
 
@@ -272,6 +278,8 @@ static void shmem_evict_inode(struct inode *inode)
 		truncate_inode_pages(&info->mapping, 0);
 		shmem_recalc_inode(inode);
 	}
+	if (S_ISDIR(inode->i_mode) && info->parent != inode)
+		iput(info->parent);
 	kfree(info->symlink);
 	kfree(info);
 }
@@ -323,6 +331,8 @@ static int shmem_get_inode(struct super_block *sb, struct inode *dir, umode_t mo
 		inode->i_nlink = 2;
 		inode->i_op = &shmem_dir_inode_operations;
 		inode->i_fop = &shmem_dir_operations;
+		if (dir)
+			ihold(dir);
 		SHMEM_I(inode)->parent = dir ? dir : inode;
 		SHMEM_I(inode)->next_cookie = 2;
 	} else if (S_ISLNK(mode)) {
@@ -399,8 +409,6 @@ static int shmem_lookup(struct inode *dir, const char *name, struct inode **res)
 	struct shmem_dirent *de;
 
 	if (strcmp(name, "..") == 0) {
-		if (!dir->i_nlink)
-			return -ENOENT;
 		ihold(SHMEM_I(dir)->parent);
 		*res = SHMEM_I(dir)->parent;
 		return 0;
@@ -421,8 +429,6 @@ static int shmem_new_child(struct inode *dir, const char *name, umode_t mode, ui
 	struct inode *inode;
 	int err;
 
-	if (!dir->i_nlink)
-		return -ENOENT;
 	if (shmem_find_entry(dir, name))
 		return -EEXIST;
 	err = shmem_get_inode(dir->i_sb, dir, mode, dev, &inode);
@@ -497,8 +503,6 @@ static int shmem_link(struct inode *old, struct inode *dir, const char *name)
 {
 	int err;
 
-	if (!dir->i_nlink)
-		return -ENOENT;
 	if (shmem_find_entry(dir, name))
 		return -EEXIST;
 	err = shmem_add_entry(dir, name, old);
@@ -525,23 +529,11 @@ static int shmem_rmdir(struct inode *dir, const char *name, struct inode *victim
 	return shmem_unlink(dir, name, victim);
 }
 
-/* Is dir inside directory ancestor (or ancestor itself)? */
-static bool shmem_is_subdir(struct inode *dir, struct inode *ancestor)
-{
-	for (;;) {
-		if (dir == ancestor)
-			return true;
-		if (SHMEM_I(dir)->parent == dir)
-			return false;
-		dir = SHMEM_I(dir)->parent;
-	}
-}
-
 /*
  * Move src from old_name in old_dir to new_name in new_dir, replacing
- * target if there is one (the VFS has checked the types match).  Nothing
- * changes on an error: -ENOENT (a name is gone, new_dir was removed),
- * -EINVAL (a directory into itself), -ENOTEMPTY, -ENOMEM.
+ * target if there is one (the VFS has checked the types match, and that
+ * src is no ancestor of new_dir).  Nothing changes on an error: -ENOENT
+ * (a name is gone), -ENOTEMPTY, -ENOMEM.
  */
 static int shmem_rename(struct inode *old_dir, const char *old_name, struct inode *src,
 			struct inode *new_dir, const char *new_name, struct inode *target)
@@ -550,11 +542,8 @@ static int shmem_rename(struct inode *old_dir, const char *old_name, struct inod
 	struct shmem_dirent *new_de = shmem_find_entry(new_dir, new_name);
 	int err;
 
-	if (!old_de || old_de->inode != src || !new_dir->i_nlink ||
-	    (new_de ? new_de->inode : NULL) != target)
+	if (!old_de || old_de->inode != src || (new_de ? new_de->inode : NULL) != target)
 		return -ENOENT;
-	if (S_ISDIR(src->i_mode) && shmem_is_subdir(new_dir, src))
-		return -EINVAL;
 	if (target && S_ISDIR(target->i_mode) && !list_empty(&SHMEM_I(target)->entries))
 		return -ENOTEMPTY;
 	if (target) {
@@ -571,7 +560,9 @@ static int shmem_rename(struct inode *old_dir, const char *old_name, struct inod
 	if (S_ISDIR(src->i_mode) && old_dir != new_dir) {
 		old_dir->i_nlink--;
 		new_dir->i_nlink++;
+		ihold(new_dir);
 		SHMEM_I(src)->parent = new_dir;
+		iput(old_dir);	/* src's reference; the caller holds old_dir too */
 	}
 	shmem_del_entry(old_dir, old_de);
 	return 0;

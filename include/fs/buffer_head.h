@@ -19,6 +19,7 @@
 enum bh_state_bits {
 	BH_Uptodate,	/* contains valid data */
 	BH_Dirty,	/* newer than the disk */
+	BH_Lock,	/* being read: other readers wait (Linux's lock_buffer) */
 };
 
 struct buffer_head {
@@ -49,5 +50,6 @@ void invalidate_bdev(struct block_device *bdev);
 
 static inline bool buffer_uptodate(const struct buffer_head *bh) { return bh->b_state & (1ul << BH_Uptodate); }
 static inline bool buffer_dirty(const struct buffer_head *bh) { return bh->b_state & (1ul << BH_Dirty); }
+static inline bool buffer_locked(const struct buffer_head *bh) { return bh->b_state & (1ul << BH_Lock); }
 
 #endif

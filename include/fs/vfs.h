@@ -55,15 +55,40 @@
  * files give -EACCES, as they do for Linux's non-root users), and that a
  * filesystem mounted read-only (MS_RDONLY) refuses changes with -EROFS.
  *
- * The kernel is not preemptive (sched.h): a task switches only where it
- * sleeps, so nothing here locks; code that may sleep (disk I/O, a pipe)
- * must not keep pointers the sleep could invalidate.
+ * Locking.  The kernel is not preemptive (sched.h): a task switches only
+ * where it sleeps, so code that does not sleep needs no lock.  But
+ * filesystems sleep (ext2 waits for its disk), and a change to a
+ * directory is a lookup, a check, then the change, with sleeps in
+ * between.  So each inode has a sleeping lock, i_mutex (Linux's), which
+ * the VFS takes as Linux 2.6.28 does (the order and every place are at
+ * the top of kernel/fs/namei.c):
+ *   - a directory's i_mutex around every lookup in it and every change
+ *     to its entries (create, mkdir, mknod, symlink, link, unlink, rmdir,
+ *     rename) and around readdir;
+ *   - a victim's i_mutex too, for unlink, rmdir and rename over it;
+ *     rmdir and rename over a directory mark it S_DEAD under it;
+ *   - s_vfs_rename_mutex (per super_block) around a rename between two
+ *     directories, so the tree's shape cannot change while the VFS works
+ *     out which parent is the other's ancestor.
+ * The inode_operations that change names are called with the parent's
+ * i_mutex held (and the victim's, where there is one), lookup with the
+ * directory's, and file_operations.iterate with the directory's.  Every
+ * pointer held across a possible sleep is re-validated after it: what
+ * no held lock protects may have changed while the task slept.
+ *
+ * Dead directories.  A directory removed while someone still holds it
+ * (a working directory, an open descriptor) is dead: S_DEAD in i_flags,
+ * set by rmdir (or a rename over it) under its i_mutex once the
+ * filesystem has removed it.  Nothing is ever made in it, looked up in
+ * it (not even ".."), or read from it: -ENOENT, as Linux's IS_DEADDIR
+ * checks give.
  */
 #ifndef FS_VFS_H
 #define FS_VFS_H
 
 #include <drivers/blkdev.h>
 #include <pageturn/list.h>
+#include <pageturn/mutex.h>
 #include <pageturn/types.h>
 #include <uapi/fcntl.h>
 #include <uapi/stat.h>
@@ -138,10 +163,19 @@ struct super_block {
 	void *s_fs_info;		/* the filesystem's own super block */
 	struct vfsmount *s_mount;	/* where it is mounted */
 	struct list_head s_inodes;	/* the inode cache */
+	/* Held across a rename between two directories (namei.c's
+	 * lock_rename), so no directory moves while it is held. */
+	struct mutex s_vfs_rename_mutex;
 };
 
 /* --- inodes -------------------------------------------------------------- */
 
+/*
+ * The operations on directories are called with dir->i_mutex held (both
+ * parents' for rename), and never on a dead directory: the VFS has
+ * checked IS_DEADDIR under that lock.  rmdir, unlink and rename also
+ * hold the victim's (target's) i_mutex, link the old inode's.
+ */
 struct inode_operations {
 	/*
 	 * The child name of dir, held in *res: 0, -ENOENT.  name is never
@@ -155,7 +189,8 @@ struct inode_operations {
 	/* victim is the inode name denotes (held by the caller). */
 	int (*rmdir)(struct inode *dir, const char *name, struct inode *victim);
 	int (*unlink)(struct inode *dir, const char *name, struct inode *victim);
-	/* src is old_name's inode, target new_name's or NULL (held). */
+	/* src is old_name's inode, target new_name's or NULL (held).  The
+	 * VFS has refused moving a directory under itself. */
 	int (*rename)(struct inode *old_dir, const char *old_name, struct inode *src,
 		      struct inode *new_dir, const char *new_name, struct inode *target);
 	/* Set the size of a regular file. */
@@ -218,7 +253,8 @@ struct file_operations {
 	/* Read or write at *pos, advancing it: the count, 0 at the end. */
 	long (*read)(struct file *file, void *buf, size_t len, loff_t *pos);
 	long (*write)(struct file *file, const void *buf, size_t len, loff_t *pos);
-	/* Call filldir from file->f_pos on, advancing it; 0 at the end. */
+	/* Call filldir from file->f_pos on, advancing it; 0 at the end.
+	 * Called with the directory's i_mutex held, never on a dead one. */
 	int (*iterate)(struct file *file, filldir_t filldir, void *ctx);
 	int (*fsync)(struct file *file);
 	/* The last close. */
@@ -244,6 +280,12 @@ struct inode {
 	const struct file_operations *i_fop;
 	int i_count;			/* iget references */
 	bool i_mounted;			/* a filesystem is mounted on it */
+	unsigned int i_flags;		/* S_DEAD */
+	unsigned int i_state;		/* I_NEW: iget is still reading it */
+	/* A directory's: held around lookups in it, changes to its entries
+	 * and readdir; a victim's: around unlink, rmdir and rename over it
+	 * (the rules at the top of this file and of kernel/fs/namei.c). */
+	struct mutex i_mutex;
 	void *i_private;		/* the filesystem's inode */
 	struct list_head i_sb_list;	/* on i_sb->s_inodes */
 	struct list_head i_lru;		/* on inode_unused while i_count is 0 */
@@ -251,6 +293,14 @@ struct inode {
 	uint32_t i_rdev;		/* a device node's device number */
 	uint64_t i_mtime;		/* seconds since the epoch: st_mtime (and atime, ctime) */
 };
+
+/* inode.i_state (Linux's): set from the moment iget puts a new inode in
+ * the cache until read_inode has filled it; other igets of it wait. */
+#define I_NEW		8
+
+/* inode.i_flags (Linux's S_* inode flags) */
+#define S_DEAD		16	/* a removed directory: set by rmdir under its i_mutex */
+#define IS_DEADDIR(inode)	((inode)->i_flags & S_DEAD)
 
 /* What stat() reports (Linux's struct kstat); uapi's struct stat is
  * filled from it. */
@@ -486,8 +536,9 @@ long vfs_read(struct file *file, void *buf, size_t len);
 long vfs_write(struct file *file, const void *buf, size_t len);
 /* The new position, or -EINVAL (bad whence, negative result). */
 loff_t vfs_llseek(struct file *file, loff_t offset, int whence);
-/* Call filldir for the entries from f_pos on: 0 at the end or when
- * filldir stopped; -ENOTDIR on a non-directory. */
+/* Call filldir for the entries from f_pos on, under the directory's
+ * i_mutex: 0 at the end or when filldir stopped; -ENOTDIR on a
+ * non-directory, -ENOENT on a dead one. */
 int vfs_readdir(struct file *file, filldir_t filldir, void *ctx);
 /* Write the file's filesystem back. */
 int vfs_fsync(struct file *file);

@@ -18,9 +18,13 @@
  * NULL and leaves nothing cached; a failed write leaves the buffer dirty
  * and returns -EIO.
  *
- * There is no locking: the kernel runs one thread, and nothing here is
- * called from interrupts.  A scheduler will need a lock around the list
- * and a per-buffer lock held across I/O.
+ * Locking.  The kernel switches tasks only where one sleeps, and nothing
+ * here is called from interrupts, so the list needs no lock.  A read
+ * sleeps, though: the buffer is on the list, not up to date and BH_Lock
+ * set while its read is in flight, and a second __bread of the block
+ * waits for it (bh_wait) rather than read it again, which would
+ * overwrite what the first reader changed meanwhile with the disk's old
+ * contents.  Writes need no such lock: the in-core data stays the truth.
  */
 #include <fs/buffer_head.h>
 #include <fs/proc_fs.h>
@@ -31,11 +35,14 @@
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
+#include <pageturn/wait.h>
 #include <uapi/errno.h>
 
 #define BH_CACHE_MAX 512	/* buffers kept before old ones are dropped */
 
 static LIST_HEAD(bh_lru);
+/* Readers waiting for a buffer's read in flight (BH_Lock). */
+static DECLARE_WAIT_QUEUE_HEAD(bh_wait);
 static unsigned int nr_buffers;
 
 /* Read or write the whole of bh: 0 or a negative errno. */
@@ -128,21 +135,37 @@ struct buffer_head *__getblk(struct block_device *bdev, sector_t block, unsigned
 	return bh;
 }
 
-/* The block with its data read in; NULL on I/O error or out of memory. */
+/*
+ * The block with its data read in; NULL on I/O error or out of memory.
+ * The reference held keeps the buffer on the list across the sleeps; a
+ * read that failed leaves the buffer to a waiter, which tries again, or
+ * frees it when nobody else holds it.
+ */
 struct buffer_head *__bread(struct block_device *bdev, sector_t block, unsigned int size)
 {
 	struct buffer_head *bh = __getblk(bdev, block, size);
 
-	if (!bh || buffer_uptodate(bh))
-		return bh;
-	if (bh_io(READ, bh)) {
+	if (!bh)
+		return NULL;
+	for (;;) {
+		if (buffer_locked(bh))
+			wait_event(bh_wait, !buffer_locked(bh));
+		if (buffer_uptodate(bh))
+			return bh;
+		bh->b_state |= 1ul << BH_Lock;
+		if (!bh_io(READ, bh))
+			break;
+		bh->b_state &= ~(1ul << BH_Lock);
+		wake_up(&bh_wait);
 		pr_err("buffer: read error on %s block %llu\n", bdev->name,
 		       (unsigned long long)block);
-		bh->b_count--;
-		free_buffer(bh);
+		if (--bh->b_count == 0)
+			free_buffer(bh);
 		return NULL;
 	}
 	bh->b_state |= 1ul << BH_Uptodate;
+	bh->b_state &= ~(1ul << BH_Lock);
+	wake_up(&bh_wait);
 	return bh;
 }
 

@@ -10,9 +10,11 @@
  * from a mounted root to the directory it is mounted on
  * (vfsmount->mnt_mountpoint) and looks that up in its parent.
  *
- * A directory that was removed (no links) has no path: -ENOENT, as
- * Linux's getcwd gives for a deleted working directory.  So does one
- * whose parent does not list it (the filesystem changed under the walk).
+ * A directory that was removed (dead: IS_DEADDIR) has no path: -ENOENT,
+ * as Linux's getcwd gives for a deleted working directory.  So does one
+ * whose parent does not list it, or whose parent died, while the walk
+ * slept (each step looks ".." up and lists the parent afresh, under
+ * that directory's i_mutex, so nothing seen before a sleep is reused).
  */
 #include <fs/file.h>
 #include <fs/vfs.h>
@@ -87,7 +89,7 @@ long vfs_dir_path(struct inode *dir, char *buf, size_t size)
 			child = child->i_sb->s_mount->mnt_mountpoint;
 		if (child == root)
 			break;
-		if (!child->i_nlink || child == child->i_sb->s_root || !root) {
+		if (IS_DEADDIR(child) || child == child->i_sb->s_root || !root) {
 			err = -ENOENT;
 			break;
 		}

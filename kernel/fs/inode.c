@@ -5,7 +5,9 @@
  * Each super_block lists its in-core inodes on s_inodes.  iget() returns
  * the cached inode for a number, or makes one and lets the filesystem's
  * read_inode fill it, so two lookups of the same file share one struct
- * inode: its size, link count and mount flag are the same for everyone.
+ * inode: its size, link count, mount flag and i_mutex are the same for
+ * everyone.  That holds while read_inode sleeps too: the new inode is
+ * cached from the start, marked I_NEW, and a second iget waits for it.
  *
  * The last iput() of an inode that still has links does not free it: the
  * inode stays in its super_block's cache, unused (i_count 0), on the
@@ -31,26 +33,55 @@
 #include <fs/vfs.h>
 #include <mm/slab.h>
 #include <pageturn/panic.h>
+#include <pageturn/wait.h>
 #include <uapi/errno.h>
 
 /* Unused inodes of every super_block, most recently used first. */
 static LIST_HEAD(inode_unused);
 unsigned long nr_unused_inodes;
 
+/* Tasks waiting for an inode being read (I_NEW) to be ready or gone. */
+static DECLARE_WAIT_QUEUE_HEAD(inode_wait);
+
+/* Is inode ino of sb in the cache, being read (I_NEW)?  Looked up by
+ * number each time: a waiter keeps no pointer across its sleep. */
+static bool inode_being_read(struct super_block *sb, uint64_t ino)
+{
+	struct inode *inode;
+
+	list_for_each_entry(inode, &sb->s_inodes, i_sb_list)
+		if (inode->i_ino == ino)
+			return inode->i_state & I_NEW;
+	return false;
+}
+
+/*
+ * Linux's iget_locked and unlock_new_inode in one: a new inode is in the
+ * cache, marked I_NEW, before read_inode starts (ext2's sleeps on the
+ * disk), so a second iget of the number waits for it instead of reading
+ * a second struct inode for the same file, whose i_mutex would exclude
+ * nothing.  The waiter looks the number up again afterwards: the read
+ * may have failed and the inode gone.
+ */
 int iget(struct super_block *sb, uint64_t ino, struct inode **res)
 {
 	struct inode *inode;
 	int err;
 
+again:
 	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		if (inode->i_ino == ino) {
-			if (inode->i_count++ == 0) {
-				list_del_init(&inode->i_lru);
-				nr_unused_inodes--;
-			}
-			*res = inode;
-			return 0;
+		if (inode->i_ino != ino)
+			continue;
+		if (inode->i_state & I_NEW) {
+			wait_event(inode_wait, !inode_being_read(sb, ino));
+			goto again;
 		}
+		if (inode->i_count++ == 0) {
+			list_del_init(&inode->i_lru);
+			nr_unused_inodes--;
+		}
+		*res = inode;
+		return 0;
 	}
 	inode = kzalloc(sizeof(*inode), GFP_KERNEL);
 	if (!inode)
@@ -58,13 +89,20 @@ int iget(struct super_block *sb, uint64_t ino, struct inode **res)
 	inode->i_ino = ino;
 	inode->i_sb = sb;
 	inode->i_count = 1;
+	inode->i_state = I_NEW;
+	mutex_init(&inode->i_mutex);
 	INIT_LIST_HEAD(&inode->i_lru);
+	list_add(&inode->i_sb_list, &sb->s_inodes);
 	err = sb->s_op->read_inode(inode);
+	if (err)
+		list_del(&inode->i_sb_list);
+	else
+		inode->i_state &= ~I_NEW;
+	wake_up(&inode_wait);
 	if (err) {
 		kfree(inode);
 		return err;
 	}
-	list_add(&inode->i_sb_list, &sb->s_inodes);
 	*res = inode;
 	return 0;
 }

@@ -27,8 +27,9 @@ int path_parentat(int dfd, const char *path, struct inode **dir, char name[NAME_
 /* Step from directory dir (still held by the caller) to its component
  * name, which may be "." or "..", crossing mounts: held in *res. */
 int lookup_step(struct inode *dir, const char *name, struct inode **res);
-/* Run fn on the parent directory of path (held across the call) and the
- * last component, with whether path ends in a slash. */
+/* Run fn on the parent directory of path (held, and its i_mutex held,
+ * across the call) and the last component, with whether path ends in a
+ * slash. */
 int on_parentat(int dfd, const char *path,
 		int (*fn)(struct inode *dir, const char *name, bool trailing, void *arg),
 		void *arg);

@@ -49,6 +49,45 @@
  * (-EPERM) and with links left (-ENOENT: an unlinked file still open);
  * link(2) does not follow a symlink it names, linkat follows it with
  * AT_SYMLINK_FOLLOW and takes dirfd's own inode with AT_EMPTY_PATH.
+ *
+ * Locking (Linux 2.6.28's i_mutex rules; fs/vfs.h says what each lock
+ * covers).  Filesystems sleep (ext2 waits for its disk), so without a
+ * lock "look the name up, check, make it" would race with another task
+ * doing the same or removing the directory.  The locks and their order,
+ * outermost first:
+ *
+ *   sb->s_vfs_rename_mutex      rename between two directories only
+ *     dir->i_mutex              the parent(s) whose entries change; for
+ *                               rename both, the ancestor first, else
+ *                               old_dir first (lock_rename)
+ *       victim->i_mutex         the child: rmdir's and unlink's victim,
+ *                               rename's target, link's source inode
+ *
+ * so a task only ever waits for a lock below the ones it holds: parents
+ * before children, directories before the non-directories in them.  A
+ * path walk holds no lock between its steps and one directory's i_mutex
+ * during each lookup (lookup_one, step_up).  Where they are taken:
+ *
+ *   walk step, ".."           the directory looked in
+ *   open(O_CREAT), mkdir,     the parent, around the lookup of the last
+ *   mknod, symlink            name and the create (on_parentat)
+ *   link                      the new parent, then the source inode
+ *   unlink, rmdir             the parent, then the victim; rmdir sets
+ *                             S_DEAD on it after the filesystem removed it
+ *   rename                    lock_rename, then the target if any, marked
+ *                             S_DEAD when it is a directory
+ *   getdents64, d_path        the directory read (vfs_readdir)
+ *
+ * A lock is taken after a sleep may already have changed things (the
+ * walk slept, mutex_lock slept), so every pointer held across a possible
+ * sleep is re-validated after it, under the lock: the directory may have
+ * died (IS_DEADDIR), a name may have come or gone (it is looked up again
+ * under the lock, never reused from before it).
+ *
+ * Dead directories (fs/vfs.h): nothing is looked up in one, ".." neither
+ * (Linux, having dentries, still climbs to the parent: here the parent
+ * may be gone, so -ENOENT), and nothing is made in one (may_create):
+ * -ENOENT, on every filesystem.
  */
 #include <fs/file.h>
 #include <fs/vfs.h>
@@ -69,37 +108,56 @@ static bool is_dot_or_dotdot(const char *name)
 	return is_dot(name) || (name[0] == '.' && name[1] == '.' && name[2] == '\0');
 }
 
-/* The child name of dir (a real name), held, with mounts crossed. */
-static int lookup_one(struct inode *dir, const char *name, struct inode **res)
-{
-	struct inode *inode, *root;
-	int err;
-
-	if (!S_ISDIR(dir->i_mode) || !dir->i_op || !dir->i_op->lookup)
-		return -ENOTDIR;
-	err = dir->i_op->lookup(dir, name, &inode);
-	if (err)
-		return err;
-	while (inode->i_mounted) {
-		root = lookup_mnt(inode);
-		ihold(root);
-		iput(inode);
-		inode = root;
-	}
-	*res = inode;
-	return 0;
-}
-
-/* The child name of dir as it is on dir's filesystem (mounts not
- * crossed), held in *res. */
+/*
+ * Called with dir->i_mutex held.  The child name of dir as it is on dir's
+ * filesystem (mounts not crossed), held in *res; -ENOENT in a dead
+ * directory (Linux's __lookup_hash).
+ */
 static int lookup_here(struct inode *dir, const char *name, struct inode **res)
 {
 	if (!dir->i_op || !dir->i_op->lookup)
 		return -ENOTDIR;
+	if (IS_DEADDIR(dir))
+		return -ENOENT;
 	return dir->i_op->lookup(dir, name, res);
 }
 
-/* The parent of directory dir, held in *res. */
+/* Replace *inode (held) by the roots of the filesystems mounted on it. */
+static void follow_mount(struct inode **inode)
+{
+	struct inode *root;
+
+	while ((*inode)->i_mounted) {
+		root = lookup_mnt(*inode);
+		ihold(root);
+		iput(*inode);
+		*inode = root;
+	}
+}
+
+/* lookup_here under dir->i_mutex (a walk's step, Linux's real_lookup). */
+static int lookup_locked(struct inode *dir, const char *name, struct inode **res)
+{
+	int err;
+
+	mutex_lock(&dir->i_mutex);
+	err = lookup_here(dir, name, res);
+	mutex_unlock(&dir->i_mutex);
+	return err;
+}
+
+/* The child name of directory dir (a real name), held, with mounts
+ * crossed. */
+static int lookup_one(struct inode *dir, const char *name, struct inode **res)
+{
+	int err = lookup_locked(dir, name, res);
+
+	if (!err)
+		follow_mount(res);
+	return err;
+}
+
+/* The parent of directory dir, held in *res; -ENOENT when dir is dead. */
 static int step_up(struct inode *dir, struct inode **res)
 {
 	struct inode *root = current_fs()->root, *cur = dir;
@@ -112,7 +170,7 @@ static int step_up(struct inode *dir, struct inode **res)
 		*res = cur;
 		return 0;
 	}
-	return lookup_here(cur, "..", res);
+	return lookup_locked(cur, "..", res);
 }
 
 int lookup_step(struct inode *dir, const char *name, struct inode **res)
@@ -365,8 +423,63 @@ int on_parentat(int dfd, const char *path,
 
 	if (err)
 		return err;
+	mutex_lock(&dir->i_mutex);
 	err = fn(dir, name, trailing, arg);
+	mutex_unlock(&dir->i_mutex);
 	iput(dir);
+	return err;
+}
+
+/*
+ * Called with dir->i_mutex held.  May a name be made in dir (Linux's
+ * may_create)?  -ENOENT when dir is dead: whatever the caller saw before
+ * it took the lock, dir may have been removed since.
+ */
+static int may_create(struct inode *dir)
+{
+	if (IS_DEADDIR(dir))
+		return -ENOENT;
+	return may_write(dir);
+}
+
+/*
+ * Called with dir->i_mutex held.  Is name (neither "." nor "..") free in
+ * dir?  0, -EEXIST, or the lookup's error.
+ */
+static int name_is_free(struct inode *dir, const char *name)
+{
+	struct inode *inode;
+	int err = lookup_here(dir, name, &inode);
+
+	if (!err) {
+		iput(inode);
+		return -EEXIST;
+	}
+	return err == -ENOENT ? 0 : err;
+}
+
+/*
+ * Called with dir->i_mutex held.  open(O_CREAT)'s last step: the existing
+ * name (mounts crossed) in *res, or a new regular file of mode made there
+ * (*created set).
+ */
+static int lookup_create(struct inode *dir, const char *name, umode_t mode, struct inode **res,
+			 bool *created)
+{
+	int err = lookup_here(dir, name, res);
+
+	*created = false;
+	if (!err) {
+		follow_mount(res);
+		return 0;
+	}
+	if (err != -ENOENT)
+		return err;
+	err = may_create(dir);
+	if (!err)
+		err = dir->i_op->create ? dir->i_op->create(dir, name, mode & S_IALLUGO, res) :
+		      -EACCES;
+	*created = !err;
 	return err;
 }
 
@@ -374,10 +487,11 @@ int on_parentat(int dfd, const char *path,
  * open(2)'s walk (Linux's path_openat/do_last): the inode to open, held.
  * Without O_CREAT it is a lookup (symlinks at the end followed unless
  * O_NOFOLLOW, which makes one -ELOOP).  With O_CREAT the last name is
- * made as a regular file of mode (umask already applied) when missing:
- * an existing one is -EEXIST under O_EXCL, a symlink is followed (so a
- * dangling link's target is created, as on Linux) unless O_EXCL or
- * O_NOFOLLOW (-ELOOP), and a directory or a trailing slash is -EISDIR.
+ * made as a regular file of mode (umask already applied) when missing,
+ * under the directory's i_mutex: an existing one is -EEXIST under
+ * O_EXCL, a symlink is followed (so a dangling link's target is created,
+ * as on Linux) unless O_EXCL or O_NOFOLLOW (-ELOOP), and a directory or
+ * a trailing slash is -EISDIR.
  */
 int open_namei(int dfd, const char *path, unsigned int flags, umode_t mode, struct inode **res)
 {
@@ -385,6 +499,7 @@ int open_namei(int dfd, const char *path, unsigned int flags, umode_t mode, stru
 			      (flags & O_DIRECTORY ? LOOKUP_DIRECTORY : 0);
 	struct nameidata nd;
 	struct inode *inode, *dir;
+	bool created;
 	int err = path_init(&nd, dfd, path, 0);
 
 	if (err)
@@ -406,16 +521,20 @@ int open_namei(int dfd, const char *path, unsigned int flags, umode_t mode, stru
 		if (err)
 			goto out;
 		dir = nd.dir;
-		err = lookup_step(dir, nd.last, &inode);
-		if (err == -ENOENT) {
-			err = may_write(dir);
-			if (!err)
-				err = dir->i_op->create ?
-				      dir->i_op->create(dir, nd.last, mode & S_IALLUGO, res) : -EACCES;
-			goto out;
+		if (is_dot_or_dotdot(nd.last)) {
+			err = lookup_step(dir, nd.last, &inode);
+			created = false;
+		} else {
+			mutex_lock(&dir->i_mutex);
+			err = lookup_create(dir, nd.last, mode, &inode, &created);
+			mutex_unlock(&dir->i_mutex);
 		}
 		if (err)
 			goto out;
+		if (created) {
+			*res = inode;
+			goto out;
+		}
 		if (flags & O_EXCL)
 			err = -EEXIST;
 		else if (!S_ISLNK(inode->i_mode))
@@ -441,21 +560,17 @@ out:
 
 /* --- the namespace operations ------------------------------------------------- */
 
+/* Called with dir->i_mutex held (on_parentat). */
 static int mkdir_in(struct inode *dir, const char *name, bool trailing, void *arg)
 {
 	umode_t mode = *(umode_t *)arg;
-	struct inode *inode;
-	int err = lookup_step(dir, name, &inode);
+	int err = is_dot_or_dotdot(name) ? -EEXIST : name_is_free(dir, name);
 
 	(void)trailing;
-	if (!err) {
-		iput(inode);
-		err = -EEXIST;
-	} else if (err == -ENOENT) {
-		err = may_write(dir);
-		if (!err)
-			err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, name, mode & S_IALLUGO) : -EPERM;
-	}
+	if (!err)
+		err = may_create(dir);
+	if (!err)
+		err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, name, mode & S_IALLUGO) : -EPERM;
 	return err;
 }
 
@@ -469,7 +584,13 @@ int vfs_mkdir(const char *path, umode_t mode)
 	return vfs_mkdirat(AT_FDCWD, path, mode);
 }
 
-/* Remove name from dir: a directory if *(bool *)arg (rmdir), else not (unlink). */
+/*
+ * Called with dir->i_mutex held (on_parentat).  Remove name from dir: a
+ * directory if *(bool *)arg (rmdir), else not (unlink).  The victim's
+ * i_mutex is held around the filesystem's operation, and a removed
+ * directory is marked dead under it, so nothing is made in it once its
+ * lock is free (Linux's vfs_rmdir).
+ */
 static int remove_in(struct inode *dir, const char *name, bool trailing, void *arg)
 {
 	bool want_dir = *(bool *)arg;
@@ -482,6 +603,12 @@ static int remove_in(struct inode *dir, const char *name, bool trailing, void *a
 	err = lookup_here(dir, name, &victim);
 	if (err)
 		return err;
+	if (victim == dir) {
+		/* A corrupt entry naming its own directory: as "." */
+		iput(victim);
+		return want_dir ? -EINVAL : -EISDIR;
+	}
+	mutex_lock(&victim->i_mutex);
 	if (want_dir && !S_ISDIR(victim->i_mode))
 		err = -ENOTDIR;
 	else if (want_dir && victim->i_mounted)
@@ -496,6 +623,9 @@ static int remove_in(struct inode *dir, const char *name, bool trailing, void *a
 		op = want_dir ? dir->i_op->rmdir : dir->i_op->unlink;
 		err = op ? op(dir, name, victim) : -EPERM;
 	}
+	if (!err && want_dir)
+		victim->i_flags |= S_DEAD;
+	mutex_unlock(&victim->i_mutex);
 	iput(victim);
 	return err;
 }
@@ -524,6 +654,102 @@ int vfs_unlink(const char *path)
 	return vfs_unlinkat(AT_FDCWD, path);
 }
 
+/* The deepest tree a rename's ancestor walk climbs before it calls the
+ * ".." entries a loop (only a corrupt filesystem has one). */
+#define MAX_DIR_DEPTH	(PATH_MAX / 2)
+
+/*
+ * Called with dir's super_block's s_vfs_rename_mutex held, so no
+ * directory moves meanwhile.  Is ancestor a proper ancestor of dir?  If
+ * so, 1 and the child of ancestor on the way down to dir (which may be
+ * dir) held in *trap; 0 if not (the root reached, or a dead directory on
+ * the way, which has no parent); -EIO for a loop.  Climbs with the
+ * filesystem's "..", one directory's i_mutex at a time.
+ */
+static int find_ancestor(struct inode *dir, struct inode *ancestor, struct inode **trap)
+{
+	struct inode *cur = dir, *up;
+	int depth, err;
+
+	ihold(cur);
+	for (depth = 0; depth < MAX_DIR_DEPTH; depth++) {
+		if (cur == cur->i_sb->s_root) {
+			iput(cur);
+			return 0;
+		}
+		err = lookup_locked(cur, "..", &up);
+		if (err) {
+			iput(cur);
+			return err == -ENOENT ? 0 : err;
+		}
+		if (up == ancestor) {
+			iput(up);
+			*trap = cur;
+			return 1;
+		}
+		iput(cur);
+		cur = up;
+	}
+	iput(cur);
+	return -EIO;
+}
+
+/*
+ * Lock the two parents of a rename (Linux's lock_rename): one i_mutex
+ * when they are the same directory; else the super_block's
+ * s_vfs_rename_mutex, then the ancestor's i_mutex before the
+ * descendant's, or old_dir's before new_dir's when neither is the
+ * other's ancestor.  *trap is NULL, or held: the child of the ancestor
+ * on the way to the other parent, which must be neither the source
+ * (moving a directory under itself) nor the target (removing a
+ * directory above the source).  0, or the walk's error with nothing
+ * locked.
+ */
+static int lock_rename(struct inode *old_dir, struct inode *new_dir, struct inode **trap)
+{
+	struct mutex *rename_mutex = &old_dir->i_sb->s_vfs_rename_mutex;
+	int ret;
+
+	*trap = NULL;
+	if (old_dir == new_dir) {
+		mutex_lock(&old_dir->i_mutex);
+		return 0;
+	}
+	mutex_lock(rename_mutex);
+	ret = find_ancestor(new_dir, old_dir, trap);
+	if (ret > 0) {
+		mutex_lock(&old_dir->i_mutex);
+		mutex_lock(&new_dir->i_mutex);
+		return 0;
+	}
+	if (ret == 0)
+		ret = find_ancestor(old_dir, new_dir, trap);
+	if (ret < 0) {
+		mutex_unlock(rename_mutex);
+		return ret;
+	}
+	if (ret > 0) {
+		mutex_lock(&new_dir->i_mutex);
+		mutex_lock(&old_dir->i_mutex);
+	} else {
+		mutex_lock(&old_dir->i_mutex);
+		mutex_lock(&new_dir->i_mutex);
+	}
+	return 0;
+}
+
+/* Undo lock_rename. */
+static void unlock_rename(struct inode *old_dir, struct inode *new_dir, struct inode *trap)
+{
+	mutex_unlock(&old_dir->i_mutex);
+	if (old_dir == new_dir)
+		return;
+	mutex_unlock(&new_dir->i_mutex);
+	mutex_unlock(&old_dir->i_sb->s_vfs_rename_mutex);
+	if (trap)
+		iput(trap);
+}
+
 /* Can src (named with a trailing slash or not) replace target (NULL:
  * nothing there)? */
 static int may_rename(struct inode *src, bool src_slash, struct inode *target, bool target_slash)
@@ -541,10 +767,66 @@ static int may_rename(struct inode *src, bool src_slash, struct inode *target, b
 	return 0;
 }
 
+/*
+ * Called with both parents locked (lock_rename) and trap as it gave it.
+ * Move old_name in old_dir to new_name in new_dir (Linux's vfs_rename):
+ * both names are looked up here, under the locks; the target's i_mutex
+ * is held around the filesystem's rename, and a directory it replaced is
+ * marked dead under it.
+ */
+static int rename_locked(struct inode *old_dir, const char *old_name, bool old_slash,
+			 struct inode *new_dir, const char *new_name, bool new_slash,
+			 struct inode *trap)
+{
+	struct inode *src, *target;
+	int err = lookup_here(old_dir, old_name, &src);
+
+	if (err)
+		return err;
+	err = lookup_here(new_dir, new_name, &target);
+	if (err == -ENOENT) {
+		target = NULL;
+		err = 0;
+	}
+	if (err) {
+		iput(src);
+		return err;
+	}
+	/* A parent itself in place of src or target is only possible from
+	 * a corrupt directory entry naming its own directory: refused like
+	 * the trap, before its i_mutex could be taken twice. */
+	if (src == trap || src == new_dir)
+		err = -EINVAL;
+	else if (target && (target == trap || target == old_dir || target == new_dir))
+		err = -ENOTEMPTY;
+	else
+		err = may_rename(src, old_slash, target, new_slash);
+	if (!err && src != target) {
+		err = may_write(old_dir);
+		if (!err)
+			err = target ? may_write(new_dir) : may_create(new_dir);
+		if (!err && target)
+			mutex_lock(&target->i_mutex);
+		if (!err) {
+			err = old_dir->i_op->rename ?
+			      old_dir->i_op->rename(old_dir, old_name, src, new_dir, new_name, target) :
+			      -EPERM;
+			if (!err && target && S_ISDIR(target->i_mode))
+				target->i_flags |= S_DEAD;
+			if (target)
+				mutex_unlock(&target->i_mutex);
+		}
+	}
+	if (target)
+		iput(target);
+	iput(src);
+	return err;
+}
+
 int vfs_renameat(int olddfd, const char *oldpath, int newdfd, const char *newpath)
 {
 	char old_name[NAME_MAX + 1], new_name[NAME_MAX + 1];
-	struct inode *old_dir, *new_dir, *src, *target = NULL;
+	struct inode *old_dir, *new_dir, *trap;
 	bool old_slash, new_slash;
 	int err = path_parentat(olddfd, oldpath, &old_dir, old_name, &old_slash);
 
@@ -560,29 +842,12 @@ int vfs_renameat(int olddfd, const char *oldpath, int newdfd, const char *newpat
 	else if (old_dir->i_sb != new_dir->i_sb)
 		err = -EXDEV;
 	else
-		err = lookup_here(old_dir, old_name, &src);
-	if (err)
-		goto out;
-	err = lookup_here(new_dir, new_name, &target);
-	if (err == -ENOENT) {
-		target = NULL;
-		err = 0;
+		err = lock_rename(old_dir, new_dir, &trap);
+	if (!err) {
+		err = rename_locked(old_dir, old_name, old_slash, new_dir, new_name, new_slash,
+				    trap);
+		unlock_rename(old_dir, new_dir, trap);
 	}
-	if (!err)
-		err = may_rename(src, old_slash, target, new_slash);
-	if (!err && src != target) {
-		err = may_write(old_dir);
-		if (!err)
-			err = may_write(new_dir);
-		if (!err)
-			err = old_dir->i_op->rename ?
-			      old_dir->i_op->rename(old_dir, old_name, src, new_dir, new_name, target) :
-			      -EPERM;
-	}
-	if (target)
-		iput(target);
-	iput(src);
-out:
 	iput(new_dir);
 	iput(old_dir);
 	return err;
@@ -595,21 +860,17 @@ int vfs_rename(const char *oldpath, const char *newpath)
 
 /* --- making names: mknod, symlink, link ----------------------------------------- */
 
-/* The checks before name is made in dir (see the top of the file). */
+/* Called with dir->i_mutex held.  The checks before name is made in dir
+ * (see the top of the file). */
 static int may_create_in(struct inode *dir, const char *name, bool trailing)
 {
-	struct inode *inode;
-	int err = lookup_step(dir, name, &inode);
+	int err = is_dot_or_dotdot(name) ? -EEXIST : name_is_free(dir, name);
 
-	if (!err) {
-		iput(inode);
-		return -EEXIST;
-	}
-	if (err != -ENOENT)
+	if (err)
 		return err;
 	if (trailing)
 		return -ENOENT;
-	return may_write(dir);
+	return may_create(dir);
 }
 
 /* The type check mknod(2) makes before anything else (Linux's may_mknod). */
@@ -635,6 +896,7 @@ struct mknod_args {
 	uint32_t dev;
 };
 
+/* Called with dir->i_mutex held (on_parentat). */
 static int mknod_in(struct inode *dir, const char *name, bool trailing, void *arg)
 {
 	const struct mknod_args *a = arg;
@@ -671,6 +933,7 @@ int vfs_mknod(const char *path, umode_t mode, uint32_t dev)
 	return vfs_mknodat(AT_FDCWD, path, mode, dev);
 }
 
+/* Called with dir->i_mutex held (on_parentat). */
 static int symlink_in(struct inode *dir, const char *name, bool trailing, void *arg)
 {
 	int err = may_create_in(dir, name, trailing);
@@ -696,6 +959,12 @@ int vfs_symlink(const char *target, const char *path)
 	return vfs_symlinkat(target, AT_FDCWD, path);
 }
 
+/*
+ * Called with dir->i_mutex held (on_parentat).  The source inode's
+ * i_mutex is held around the filesystem's link, so its link count cannot
+ * drop to 0 (unlink takes it too) between the check and the new name
+ * (Linux's vfs_link).
+ */
 static int link_in(struct inode *dir, const char *name, bool trailing, void *arg)
 {
 	struct inode *old = arg;
@@ -707,9 +976,10 @@ static int link_in(struct inode *dir, const char *name, bool trailing, void *arg
 		return -EXDEV;
 	if (S_ISDIR(old->i_mode) || !dir->i_op->link)
 		return -EPERM;
-	if (!old->i_nlink)
-		return -ENOENT;
-	return dir->i_op->link(old, dir, name);
+	mutex_lock(&old->i_mutex);
+	err = old->i_nlink ? dir->i_op->link(old, dir, name) : -ENOENT;
+	mutex_unlock(&old->i_mutex);
+	return err;
 }
 
 int vfs_link_inode(struct inode *old, int newdfd, const char *newpath)

@@ -134,6 +134,7 @@ static int get_pipe_inode(struct inode **res)
 		pipe_sb.s_magic = PIPEFS_MAGIC;
 		pipe_sb.s_dev = get_anon_dev();
 		INIT_LIST_HEAD(&pipe_sb.s_inodes);
+		mutex_init(&pipe_sb.s_vfs_rename_mutex);
 	}
 	return iget(&pipe_sb, ++pipe_ino, res);
 }

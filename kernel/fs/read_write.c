@@ -137,13 +137,27 @@ loff_t vfs_llseek(struct file *file, loff_t offset, int whence)
 	return base;
 }
 
+/*
+ * Linux's iterate_dir: the directory's i_mutex is held around iterate,
+ * so no entry changes while the filesystem reads its entries (ext2
+ * sleeps on the disk in the middle), and a directory removed before the
+ * lock was taken is found dead under it: -ENOENT, never a listing whose
+ * ".." names a parent that may be gone.
+ */
 int vfs_readdir(struct file *file, filldir_t filldir, void *ctx)
 {
+	struct inode *inode;
+	int err;
+
 	if (!file || !filldir)
 		return -EINVAL;
-	if (!S_ISDIR(file->f_inode->i_mode) || !file->f_op || !file->f_op->iterate)
+	inode = file->f_inode;
+	if (!S_ISDIR(inode->i_mode) || !file->f_op || !file->f_op->iterate)
 		return -ENOTDIR;
-	return file->f_op->iterate(file, filldir, ctx);
+	mutex_lock(&inode->i_mutex);
+	err = IS_DEADDIR(inode) ? -ENOENT : file->f_op->iterate(file, filldir, ctx);
+	mutex_unlock(&inode->i_mutex);
+	return err;
 }
 
 int vfs_fsync(struct file *file)

@@ -99,8 +99,11 @@ static int get_bdev(const char *dev_name, struct block_device **res)
 }
 
 /*
- * Where a new mount goes: the directory dir names, held in *res, or NULL
- * for the root mount.  -EBUSY when dir is the root or a mount point.
+ * Where a new mount goes: the directory dir names, held in *res with its
+ * i_mutex held (Linux's lock_mount), or NULL for the root mount.  -EBUSY
+ * when dir is the root or a mount point, -ENOENT when it was removed:
+ * both checked under the lock, which rmdir takes too, and kept until the
+ * mount is done (the filesystem's mount sleeps on its disk).
  */
 static int get_mountpoint(const char *dir, struct inode **res)
 {
@@ -118,11 +121,17 @@ static int get_mountpoint(const char *dir, struct inode **res)
 	err = path_lookup(dir, &inode);
 	if (err)
 		return err;
-	if (!S_ISDIR(inode->i_mode))
-		err = -ENOTDIR;
+	if (!S_ISDIR(inode->i_mode)) {
+		iput(inode);
+		return -ENOTDIR;
+	}
+	mutex_lock(&inode->i_mutex);
+	if (IS_DEADDIR(inode))
+		err = -ENOENT;
 	else if (inode->i_mounted || inode == inode->i_sb->s_root)
 		err = -EBUSY;	/* stacking mounts is not supported */
 	if (err) {
+		mutex_unlock(&inode->i_mutex);
 		iput(inode);
 		return err;
 	}
@@ -192,6 +201,7 @@ int do_mount_flags(const char *dev_name, const char *dir, const char *fstype,
 			err = -EMFILE;
 		sb->s_flags = flags & MS_RDONLY ? SB_RDONLY : 0;
 		INIT_LIST_HEAD(&sb->s_inodes);
+		mutex_init(&sb->s_vfs_rename_mutex);
 		if (!err && (type->fs_flags & FS_REQUIRES_DEV))
 			err = get_bdev(dev_name, &sb->s_bdev);
 	}
@@ -200,8 +210,10 @@ int do_mount_flags(const char *dev_name, const char *dir, const char *fstype,
 	if (err) {
 		kfree(mnt);
 		kfree(sb);
-		if (mountpoint)
+		if (mountpoint) {
+			mutex_unlock(&mountpoint->i_mutex);
 			iput(mountpoint);
+		}
 		return err;
 	}
 	mnt->mnt_sb = sb;
@@ -210,6 +222,7 @@ int do_mount_flags(const char *dev_name, const char *dir, const char *fstype,
 	list_add_tail(&mnt->mnt_list, &mounts);
 	if (mountpoint) {
 		mountpoint->i_mounted = true;
+		mutex_unlock(&mountpoint->i_mutex);
 	} else {
 		ihold(sb->s_root);
 		init_fs.root = sb->s_root;

@@ -3,12 +3,14 @@
  * idle task (kmain, pid 0), which is on the run queue like any task when it
  * yields, so `while (!done) yield();` lets the threads run.  Threads that
  * interleave through yield() show the round-robin order; one spinning on
- * cond_resched() shows the tick's time slice; a wait queue, msleep and the
- * freeing of exited threads' stacks are checked, and crash.
+ * cond_resched() shows the tick's time slice; a wait queue, a mutex held
+ * across a sleep, msleep and the freeing of exited threads' stacks are
+ * checked, and crash.
  * kthread_stack_overflow shows a thread's guard page.
  */
 #include <mm/gfp.h>
 #include <pageturn/ktest.h>
+#include <pageturn/mutex.h>
 #include <pageturn/sched.h>
 #include <pageturn/time.h>
 #include <pageturn/wait.h>
@@ -121,6 +123,47 @@ KTEST(sched, wait_queue_wakes_sleeper)
 	wake_up(&test_wq);
 	run_until_done(1);
 	KTEST_EXPECT_EQ(t, nr_done, 1);
+}
+
+static DEFINE_MUTEX(test_mutex);
+static unsigned int inside, overlaps;
+
+/* Take test_mutex and sleep holding it: nobody else may be inside. */
+static int mutex_thread(void *data)
+{
+	(void)data;
+	mutex_lock(&test_mutex);
+	if (inside++)
+		overlaps++;
+	msleep(5);
+	inside--;
+	mutex_unlock(&test_mutex);
+	nr_done++;
+	return 0;
+}
+
+KTEST(sched, mutex_excludes_across_sleeps)
+{
+	struct task_struct *a = kthread_create(mutex_thread, NULL, "mutex-a");
+	struct task_struct *b = kthread_create(mutex_thread, NULL, "mutex-b");
+
+	KTEST_EXPECT(t, a && b);
+	if (!a || !b)
+		return;
+	nr_done = inside = overlaps = 0;
+	mutex_lock(&test_mutex);
+	wake_up_process(a);
+	wake_up_process(b);
+	yield();
+	yield();
+	KTEST_EXPECT_EQ(t, a->state, TASK_UNINTERRUPTIBLE);
+	KTEST_EXPECT_EQ(t, b->state, TASK_UNINTERRUPTIBLE);
+	KTEST_EXPECT_EQ(t, nr_done, 0);
+	KTEST_EXPECT(t, test_mutex.owner == current);
+	mutex_unlock(&test_mutex);
+	run_until_done(2);
+	KTEST_EXPECT_EQ(t, overlaps, 0);
+	KTEST_EXPECT(t, !mutex_is_locked(&test_mutex));
 }
 
 static uint64_t thread_slept;

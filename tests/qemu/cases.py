@@ -289,6 +289,29 @@ def filemap_virtio_case(build):
 # the quarantine holds changes with every free.
 QUARANTINE = "slab_quarantine=1024"
 
+def race_dirs_virtio_case(build):
+    """race_fuzz's dirs scenario (three rounds) on a virtio disk, where
+    ext2 sleeps on every block it reads: directories made, removed and
+    renamed while other processes work in them.  Afterwards e2fsck -fn
+    must find the image clean."""
+    name = "race_dirs_virtio_bios"
+    image = ext2_disk(os.path.join(build, "tests", name), {"hello.txt": b"race\n"})
+
+    def fsck(session):
+        out = subprocess.run([e2tool("e2fsck"), "-fn", image], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+        if out.returncode != 0:
+            return ["e2fsck -fn %s: status %d\n%s" % (image, out.returncode, out.stdout)]
+        return []
+
+    return QemuCase(
+        name, "init=/sbin/init -- /usr/tests/race_fuzz 0x7ace2026 3 dirs", qemu_args=VDA_ARGS,
+        timeout=180,
+        expect=[r"^ok \d+ - dirs on ext2: afterwards every link count is right",
+                r"^init: /usr/tests/race_fuzz finished: exit status 0$"],
+        reject=USER_REJECT, check=fsck)
+
+
 # What no user-mode boot may print: a failed check, a kernel crash, or
 # init unable to set up the console or start a program.
 USER_REJECT = (r"^\s*not ok ", r"^# \S+: FAIL", r"Bail out!", r"Kernel panic", r"^Oops: ",
@@ -660,6 +683,7 @@ def cases(build):
                          r"rep movsb/stosb",
                          r"^user tests: 5 passed, 0 failed$"],
                  reject=USER_REJECT),
+        race_dirs_virtio_case(build),
         user_busybox_case(build),
         user_shell_case(build),
         user_keyboard_case(),

@@ -36,6 +36,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -47,6 +48,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -400,6 +402,335 @@ static void scenario_maps(uint64_t seed)
 	maps_on(ext2_scratch(), seed + 50);
 }
 
+/* ---- dirs: directories removed while others work in them ------------ */
+
+/*
+ * Some workers make and remove directories of a small shared tree (two
+ * levels, d0..d3 and dI/d0..d3; rmdir of a non-empty one too, which is
+ * ENOTEMPTY, and renames of directories, into their own subtree too,
+ * which is EINVAL), while the others use the same directories: chdir
+ * into them and make names there by relative path, keep them open and
+ * make names through the old descriptors with the *at() calls, list them
+ * with getdents64, ask getcwd, link and rename files between them.  A
+ * directory removed under a user is dead: whatever is made there must
+ * fail with ENOENT (Linux's rule), and a listing must never show freed
+ * memory (d_ino 0x6b6b6b6b6b6b6b6b, slab poison).  Each call may fail
+ * only with the errnos Linux gives for such a race.  Afterwards every
+ * directory's link count must be 2 plus its subdirectories, every file's
+ * the number of its names, and every entry must stat().
+ */
+#define DIRS_FANOUT	4	/* d0..d3 at each of the two levels */
+#define DIRS_OPS	2000	/* calls per worker */
+#define DIRS_FDS	4	/* descriptors a user keeps open */
+
+/* The errnos a call may give in this scenario, as bits. */
+#define E_NOENT		(1u << 0)
+#define E_NOTEMPTY	(1u << 1)
+#define E_EXIST		(1u << 2)
+#define E_NOTDIR	(1u << 3)
+#define E_ISDIR		(1u << 4)
+#define E_INVAL		(1u << 5)
+
+static unsigned int errno_bit(int e)
+{
+	switch (e) {
+	case ENOENT: return E_NOENT;
+	case ENOTEMPTY: return E_NOTEMPTY;
+	case EEXIST: return E_EXIST;
+	case ENOTDIR: return E_NOTDIR;
+	case EISDIR: return E_ISDIR;
+	case EINVAL: return E_INVAL;
+	default: return 0;
+	}
+}
+
+/* A call returned ret (errno when -1): it must have worked or failed
+ * with one of the errnos in allowed.  Returns whether it worked. */
+static bool dirs_check(const struct worker *w, long ret, unsigned int allowed, const char *what,
+		       const char *path)
+{
+	int e = errno;
+
+	if (ret >= 0)
+		return true;
+	if (!(errno_bit(e) & allowed))
+		worker_fail(w, "%s %s: %s, which Linux does not give here", what, path, strerror(e));
+	return false;
+}
+
+/* A random directory of the tree, relative ("d1" or "d1/d3"). */
+static void dirs_pick(struct worker *w, char *buf, size_t size)
+{
+	if (below(&w->rng, 3) == 0)
+		snprintf(buf, size, "d%u", below(&w->rng, DIRS_FANOUT));
+	else
+		snprintf(buf, size, "d%u/d%u", below(&w->rng, DIRS_FANOUT),
+			 below(&w->rng, DIRS_FANOUT));
+}
+
+
+/* List fd with getdents64 to its end: ENOENT allowed (a dead directory),
+ * a poisoned d_ino never. */
+static void dirs_list(const struct worker *w, int fd, const char *path)
+{
+	char buf[1024];
+	long n;
+
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+
+			if (d->d_ino == SLAB_POISON_64)
+				worker_fail(w, "getdents64 of %s: entry %s has d_ino 0x6b6b6b6b6b6b6b6b "
+					    "(freed memory)", path, d->d_name);
+			if (d->d_reclen == 0)
+				worker_fail(w, "getdents64 of %s: a record of length 0", path);
+			off += d->d_reclen;
+		}
+	}
+	dirs_check(w, n, E_NOENT, "getdents64", path);
+}
+
+/* The tree's keepers: mkdir, rmdir (also of non-empty directories),
+ * unlink of the users' files, renames of directories. */
+static void dirs_keeper(struct worker *w)
+{
+	char p[64], q[64], f[80];
+
+	if (chdir(w->dir) != 0)
+		worker_fail(w, "chdir %s: %s", w->dir, strerror(errno));
+	for (int i = 0; i < DIRS_OPS; i++) {
+		dirs_pick(w, p, sizeof(p));
+		switch (below(&w->rng, 6)) {
+		case 0:
+		case 1:
+			dirs_check(w, mkdir(p, 0755), E_NOENT | E_EXIST, "mkdir", p);
+			break;
+		case 2:
+		case 3:
+			dirs_check(w, rmdir(p), E_NOENT | E_NOTEMPTY, "rmdir", p);
+			break;
+		case 4:
+			snprintf(f, sizeof(f), "%s/f%u", p, below(&w->rng, 2));
+			dirs_check(w, unlink(f), E_NOENT, "unlink", f);
+			break;
+		default:
+			dirs_pick(w, q, sizeof(q));
+			/* Into its own subtree: EINVAL; over a non-empty
+			 * directory: ENOTEMPTY or EEXIST. */
+			dirs_check(w, rename(p, q), E_NOENT | E_NOTEMPTY | E_EXIST | E_INVAL,
+				   "rename", p);
+			break;
+		}
+		if (below(&w->rng, 8) == 0)
+			sched_yield();
+	}
+}
+
+/* The tree's users: they work inside directories that may vanish. */
+static void dirs_user(struct worker *w)
+{
+	int fds[DIRS_FDS];
+	char p[64], q[64], f[80], g[80], cwd[256];
+
+	for (int i = 0; i < DIRS_FDS; i++)
+		fds[i] = -1;
+	for (int i = 0; i < DIRS_OPS; i++) {
+		int slot = below(&w->rng, DIRS_FDS), fd = fds[slot];
+		char name[8];
+		long ret;
+
+		if (chdir(w->dir) != 0)
+			worker_fail(w, "chdir %s: %s", w->dir, strerror(errno));
+		dirs_pick(w, p, sizeof(p));
+		snprintf(name, sizeof(name), "f%u", below(&w->rng, 2));
+		switch (below(&w->rng, 9)) {
+		case 0:		/* in it as the working directory */
+			if (!dirs_check(w, chdir(p), E_NOENT, "chdir", p))
+				break;
+			if (below(&w->rng, 2))
+				sched_yield();
+			ret = open(name, O_CREAT | O_WRONLY, 0644);
+			if (dirs_check(w, ret, E_NOENT, "open(O_CREAT) in cwd", p))
+				close(ret);
+			dirs_check(w, mkdir("x", 0755), E_NOENT | E_EXIST, "mkdir in cwd", p);
+			dirs_check(w, rmdir("x"), E_NOENT, "rmdir in cwd", p);
+			dirs_check(w, getcwd(cwd, sizeof(cwd)) ? 0 : -1, E_NOENT, "getcwd in", p);
+			ret = open(".", O_RDONLY | O_DIRECTORY);
+			if (dirs_check(w, ret, 0, "open . in", p)) {
+				dirs_list(w, ret, p);
+				close(ret);
+			}
+			break;
+		case 1:		/* keep it open */
+			if (fd >= 0)
+				close(fd);
+			ret = open(p, O_RDONLY | O_DIRECTORY);
+			fds[slot] = dirs_check(w, ret, E_NOENT, "open", p) ? ret : -1;
+			break;
+		case 2:		/* files through an old descriptor */
+			if (fd < 0)
+				break;
+			ret = openat(fd, name, O_CREAT | O_WRONLY, 0644);
+			if (dirs_check(w, ret, E_NOENT, "openat(O_CREAT) via dirfd", name))
+				close(ret);
+			dirs_check(w, mknodat(fd, "n", S_IFIFO | 0644, 0), E_NOENT | E_EXIST,
+				   "mknodat via dirfd", "n");
+			dirs_check(w, unlinkat(fd, "n", 0), E_NOENT, "unlinkat via dirfd", "n");
+			break;
+		case 3:		/* a directory and a symlink through it */
+			if (fd < 0)
+				break;
+			dirs_check(w, mkdirat(fd, "x", 0755), E_NOENT | E_EXIST, "mkdirat via dirfd", "x");
+			dirs_check(w, unlinkat(fd, "x", AT_REMOVEDIR), E_NOENT,
+				   "rmdir via dirfd", "x");
+			dirs_check(w, symlinkat("target", fd, "s"), E_NOENT | E_EXIST,
+				   "symlinkat via dirfd", "s");
+			dirs_check(w, unlinkat(fd, "s", 0), E_NOENT, "unlinkat via dirfd", "s");
+			break;
+		case 4:
+			if (fd >= 0)
+				dirs_list(w, fd, "a kept descriptor");
+			break;
+		case 5:		/* chdir into a kept descriptor's directory */
+			if (fd < 0 || !dirs_check(w, fchdir(fd), 0, "fchdir", "a kept descriptor"))
+				break;
+			dirs_check(w, getcwd(cwd, sizeof(cwd)) ? 0 : -1, E_NOENT, "getcwd after fchdir",
+				   "");
+			ret = open(name, O_CREAT | O_WRONLY, 0644);
+			if (dirs_check(w, ret, E_NOENT, "open(O_CREAT) after fchdir", name))
+				close(ret);
+			break;
+		case 6:		/* a hard link between two directories */
+			dirs_pick(w, q, sizeof(q));
+			snprintf(f, sizeof(f), "%s/%s", p, name);
+			snprintf(g, sizeof(g), "%s/f%u", q, below(&w->rng, 2));
+			dirs_check(w, link(f, g), E_NOENT | E_EXIST, "link", g);
+			break;
+		case 7:		/* a file moved between two directories */
+			dirs_pick(w, q, sizeof(q));
+			snprintf(f, sizeof(f), "%s/%s", p, name);
+			snprintf(g, sizeof(g), "%s/f%u", q, below(&w->rng, 2));
+			dirs_check(w, rename(f, g), E_NOENT, "rename", g);
+			break;
+		default:	/* a file through an old descriptor into another */
+			if (fd < 0 || fds[(slot + 1) % DIRS_FDS] < 0)
+				break;
+			ret = renameat(fd, name, fds[(slot + 1) % DIRS_FDS], "f1");
+			dirs_check(w, ret, E_NOENT, "renameat between dirfds", name);
+			break;
+		}
+	}
+	for (int i = 0; i < DIRS_FDS; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+static void dirs_worker(struct worker *w)
+{
+	if (w->id % 2 == 0)
+		dirs_keeper(w);
+	else
+		dirs_user(w);
+}
+
+/* What the walk of the tree found wrong, and each file's names. */
+struct dirs_walk {
+	int problems;
+	int files;
+	struct { ino_t ino; nlink_t nlink; int names; } file[512];
+};
+
+/* Walk dir: each directory's links against its subdirectories, each
+ * file's names counted by inode. */
+static void dirs_walk(const char *dir, struct dirs_walk *wk)
+{
+	DIR *d;
+	struct dirent *de;
+	struct stat st;
+	nlink_t subdirs = 0;
+	char path[512];
+
+	if (strlen(dir) > 300) {
+		/* Deeper than the workers can make it in DIRS_OPS calls. */
+		tap_note("dirs: %s: a directory loop", dir);
+		wk->problems++;
+		return;
+	}
+	d = opendir(dir);
+	if (!d) {
+		tap_note("dirs: opendir %s: %s", dir, strerror(errno));
+		wk->problems++;
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (lstat(path, &st) != 0) {
+			tap_note("dirs: %s is listed but does not stat: %s", path, strerror(errno));
+			wk->problems++;
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			subdirs++;
+			dirs_walk(path, wk);
+			continue;
+		}
+		int i;
+
+		for (i = 0; i < wk->files && wk->file[i].ino != st.st_ino; i++)
+			;
+		if (i == wk->files && wk->files < (int)(sizeof(wk->file) / sizeof(wk->file[0]))) {
+			wk->file[i].ino = st.st_ino;
+			wk->file[i].nlink = st.st_nlink;
+			wk->file[i].names = 0;
+			wk->files++;
+		}
+		if (i < wk->files)
+			wk->file[i].names++;
+	}
+	closedir(d);
+	if (stat(dir, &st) != 0 || st.st_nlink != 2 + subdirs) {
+		tap_note("dirs: %s has %lu links, with %lu subdirectories", dir,
+			 (unsigned long)st.st_nlink, (unsigned long)subdirs);
+		wk->problems++;
+	}
+}
+
+static void dirs_on(uint64_t seed, const char *base, const char *fs)
+{
+	char dir[256], what[128];
+	static struct dirs_walk wk;
+	int bad;
+
+	snprintf(dir, sizeof(dir), "%s", scenario_dir(base, "dirs"));
+	bad = run_workers("dirs", 4, seed, dir, dirs_worker);
+	snprintf(what, sizeof(what), "dirs on %s: 2 keepers and 2 users of a shared tree, "
+		 "only Linux's errnos, no freed memory listed", fs);
+	tap_check(bad == 0, what, "%d workers failed", bad);
+	memset(&wk, 0, sizeof(wk));
+	dirs_walk(dir, &wk);
+	for (int i = 0; i < wk.files; i++) {
+		if (wk.file[i].nlink != (nlink_t)wk.file[i].names) {
+			tap_note("dirs: inode %lu has %lu links and %d names",
+				 (unsigned long)wk.file[i].ino, (unsigned long)wk.file[i].nlink,
+				 wk.file[i].names);
+			wk.problems++;
+		}
+	}
+	snprintf(what, sizeof(what), "dirs on %s: afterwards every link count is right and "
+		 "every entry stats", fs);
+	tap_check(wk.problems == 0, what, "%d problems (above)", wk.problems);
+	remove_tree(dir);
+}
+
+static void scenario_dirs(uint64_t seed)
+{
+	dirs_on(seed, "/tmp", "tmpfs");
+	dirs_on(seed + 1, ext2_scratch(), "ext2");
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 static const struct scenario {
@@ -408,6 +739,7 @@ static const struct scenario {
 } scenarios[] = {
 	{ "forks", scenario_forks },
 	{ "maps", scenario_maps },
+	{ "dirs", scenario_dirs },
 };
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 

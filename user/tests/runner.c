@@ -62,6 +62,7 @@ static const struct test tests[] = {
 	{ "tool_numbers", 0 },
 	{ "clone_vm", 0 },
 	{ "vfork_reap", 0 },
+	{ "dead_dir", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },
 	{ "leaks", 0 },

@@ -236,15 +236,6 @@ long proc_field(const char *text, const char *name)
 	return -1;
 }
 
-/* The layout of a getdents64 record. */
-struct linux_dirent64 {
-	unsigned long long d_ino;
-	long long d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 int proc_pids(int *pids, int max)
 {
 	static char buf[32768];

@@ -113,6 +113,19 @@ uint64_t fnv1a(uint64_t hash, const void *data, size_t len);
  */
 const char *root_path(const char *path);
 
+/* The layout of a getdents64 record (Linux's struct linux_dirent64). */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* What freed slab memory reads as (the kernel's POISON_FREE, 0x6b, in
+ * every byte): a d_ino or other value of this came from freed memory. */
+#define SLAB_POISON_64 0x6b6b6b6b6b6b6b6bull
+
 /* 1 on Pageturn (uname -s says "Pageturn"), 0 on the build machine's Linux. */
 int on_pageturn(void);
 

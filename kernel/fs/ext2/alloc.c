@@ -216,12 +216,15 @@ int ext2_new_inode(struct ext2_inode_info *dir, unsigned int mode, uint32_t *ino
 			return -EIO;
 		}
 		*ino = g * sbi->s_inodes_per_group + bit + 1;
+		/* Claimed before init_inode sleeps on the inode table, so a
+		 * second allocation meanwhile cannot find the same bit. */
+		flip_bit((uint8_t *)bh->b_data, bit);
 		err = init_inode(sbi, gd, *ino, mode);
 		if (err) {
+			flip_bit((uint8_t *)bh->b_data, bit);
 			brelse(bh);
 			return err;
 		}
-		flip_bit((uint8_t *)bh->b_data, bit);
 		mark_buffer_dirty(bh);
 		brelse(bh);
 		gd->bg_free_inodes_count--;
