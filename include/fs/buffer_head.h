@@ -19,6 +19,7 @@
 enum bh_state_bits {
 	BH_Uptodate,	/* contains valid data */
 	BH_Dirty,	/* newer than the disk */
+	BH_Lock,	/* I/O in flight: others wait before using the data */
 };
 
 struct buffer_head {
@@ -30,6 +31,7 @@ struct buffer_head {
 	int b_count;			/* references */
 	struct page *b_page;		/* the page b_data lies in */
 	struct list_head b_lru;		/* the cache's list */
+	unsigned long b_sync_pass;	/* the sync_blockdev() pass that last wrote it */
 };
 
 /* The block, read from the device if not cached; NULL on I/O error or
@@ -49,5 +51,6 @@ void invalidate_bdev(struct block_device *bdev);
 
 static inline bool buffer_uptodate(const struct buffer_head *bh) { return bh->b_state & (1ul << BH_Uptodate); }
 static inline bool buffer_dirty(const struct buffer_head *bh) { return bh->b_state & (1ul << BH_Dirty); }
+static inline bool buffer_locked(const struct buffer_head *bh) { return bh->b_state & (1ul << BH_Lock); }
 
 #endif
