@@ -65,6 +65,7 @@ struct ext2_inode_info {
 	uint32_t i_ino;
 	int i_count;				/* ext2_iget references */
 	bool i_dirty;				/* i_raw newer than the inode table */
+	bool i_freeing;				/* the last ext2_iput is writing or freeing it */
 	struct ext2_inode i_raw;		/* the on-disk inode's first 128 bytes */
 	struct list_head i_list;		/* on i_sb->s_inodes */
 	struct address_space i_mapping;		/* the file's pages (host: this inode) */
