@@ -207,8 +207,9 @@ def e2tool(name):
     raise RuntimeError("%s not found: install e2fsprogs" % name)
 
 
-def ext2_disk(workdir, files, block_size=1024):
-    """A 16 MiB ext2 image made by mke2fs -d from files ({name: bytes})."""
+def ext2_disk(workdir, files, block_size=1024, size_mib=16):
+    """An ext2 image of size_mib MiB made by mke2fs -d from files
+    ({name: bytes})."""
     stage = os.path.join(workdir, "stage")
     image = os.path.join(workdir, "disk.img")
     shutil.rmtree(stage, ignore_errors=True)
@@ -217,20 +218,25 @@ def ext2_disk(workdir, files, block_size=1024):
         with open(os.path.join(stage, name), "wb") as f:
             f.write(data)
     with open(image, "wb") as f:
-        f.truncate(16 << 20)
+        f.truncate(size_mib << 20)
     subprocess.run([e2tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", str(block_size),
                     "-d", stage, image], check=True)
     return image
 
 
-def ext2_disk_check(image, path, expected):
-    """After the kernel wrote to image: e2fsck -fn must find it clean and
-    debugfs must read path back as expected."""
-    problems = []
+def ext2_fsck_problems(image):
+    """e2fsck -fn must find image clean: [] or one problem with its output."""
     fsck = subprocess.run([e2tool("e2fsck"), "-fn", image], stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True)
     if fsck.returncode != 0:
-        problems.append("e2fsck -fn %s: status %d\n%s" % (image, fsck.returncode, fsck.stdout))
+        return ["e2fsck -fn %s: status %d\n%s" % (image, fsck.returncode, fsck.stdout)]
+    return []
+
+
+def ext2_disk_check(image, path, expected):
+    """After the kernel wrote to image: e2fsck -fn must find it clean and
+    debugfs must read path back as expected."""
+    problems = ext2_fsck_problems(image)
     cat = subprocess.run([e2tool("debugfs"), "-R", "cat " + path, image],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     if cat.stdout != expected:
@@ -368,6 +374,24 @@ def user_tests_case():
                 r"^init: /usr/tests/runner finished: exit status 0$",
                 r"^init: powering off$"],
         reject=USER_REJECT, check=fault_kill_problems)
+
+
+def user_races_case(build):
+    """init runs the tests of processes racing on an ext2 filesystem
+    (ext2_race, race_fuzz) on a fresh 64 MiB virtio disk with 1 KiB blocks,
+    so bitmaps and inode tables span many blocks and every metadata read
+    sleeps on the disk; afterwards e2fsck -fn must find the disk clean."""
+    name = "user_races_virtio_bios"
+    image = ext2_disk(os.path.join(build, "tests", name), {}, 1024, 64)
+    tests = ["ext2_race", "race_fuzz"]
+    return QemuCase(
+        name, "init=/sbin/init -- /usr/tests/runner " + " ".join(tests), mem="512M",
+        timeout=300, qemu_args=VDA_ARGS,
+        expect=[r"^init: running /usr/tests/runner$"] +
+               [r"^# %s: PASS \(" % n for n in tests] +
+               [r"^user tests: %d passed, 0 failed$" % len(tests),
+                r"^init: powering off$"],
+        reject=USER_REJECT, check=lambda session: ext2_fsck_problems(image))
 
 
 def user_busybox_case(build):
@@ -631,6 +655,7 @@ def cases(build):
               rip="panic"),
         filemap_virtio_case(build),
         user_tests_case(),
+        user_races_case(build),
         user_busybox_case(build),
         user_shell_case(build),
         user_keyboard_case(),

@@ -60,6 +60,7 @@ static const struct test tests[] = {
 	{ "enoexec", 0 },
 	{ "sh_script", 0 },
 	{ "tool_numbers", 0 },
+	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },
 	{ "leaks", 0 },
