@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -298,18 +299,27 @@ static bool errno_in(int err, const int *allowed)
 /*
  * Keep the buffer cache full of dirty buffers: bytes 256 KiB apart in a
  * file's double- and triple-indirect range, each in a block mapped by a
- * new indirect block.  The file goes at the end.
+ * new indirect block; on a small filesystem (the RAM-disk root, where
+ * nothing sleeps anyway) no more than an eighth of its free space.  The
+ * file goes at the end.
  */
 static void churn_worker(struct worker *w)
 {
+	struct statvfs sv;
+	long long n = NAMES_CHURN, room;
 	char path[256];
 	int fd;
 
+	if (statvfs(w->dir, &sv))
+		worker_fail(w, "statvfs %s: %s", w->dir, strerror(errno));
+	room = (long long)(sv.f_bavail * sv.f_frsize / 1024 / 16);
+	if (room < n)
+		n = room;
 	snprintf(path, sizeof(path), "%s/churn", w->dir);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		worker_fail(w, "create %s: %s", path, strerror(errno));
-	for (int i = 0; i < NAMES_CHURN; i++) {
+	for (long long i = 0; i < n; i++) {
 		off_t off = (off_t)(300 + 256 * i) * 1024;
 
 		if (pwrite(fd, "x", 1, off) != 1)
