@@ -36,6 +36,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,30 +268,26 @@ int main(void)
 		 nr_names, nr_names);
 	tap_check(bad == 0, what, "%d of 4 processes failed", bad);
 
-	for (int i = 0; i < nr_names; i++) {
-		snprintf(path, sizeof(path), "%s/links/s%d", base, i);
-		if (lstat(path, &st) || !S_ISLNK(st.st_mode)) {
+	/* Link i (its target, one link), then directory i (two links). */
+	for (int i = 0; i < 2 * nr_names; i++) {
+		bool is_link = i < nr_names;
+		int k = is_link ? i : i - nr_names;
+
+		snprintf(path, sizeof(path), is_link ? "%s/links/s%d" : "%s/dirs/d%d", base, k);
+		if (lstat(path, &st) || (is_link ? !S_ISLNK(st.st_mode) : !S_ISDIR(st.st_mode))) {
 			bad_stat++;
 			continue;
 		}
 		inos[n++] = st.st_ino;
-		link_target(i, target, sizeof(target));
+		if (st.st_nlink != (is_link ? 1u : 2u))
+			bad_nlink++;
+		if (!is_link)
+			continue;
+		link_target(k, target, sizeof(target));
 		ssize_t len = readlink(path, got, sizeof(got) - 1);
 
 		if (len < 0 || (size_t)len != strlen(target) || memcmp(got, target, len))
 			bad_link++;
-		if (st.st_nlink != 1)
-			bad_nlink++;
-	}
-	for (int i = 0; i < nr_names; i++) {
-		snprintf(path, sizeof(path), "%s/dirs/d%d", base, i);
-		if (lstat(path, &st) || !S_ISDIR(st.st_mode)) {
-			bad_stat++;
-			continue;
-		}
-		inos[n++] = st.st_ino;
-		if (st.st_nlink != 2)
-			bad_nlink++;
 	}
 	static const char *const others[] = { "", "/links", "/dirs", "/own0", "/own1", "/shared" };
 
