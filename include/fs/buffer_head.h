@@ -19,7 +19,7 @@
 enum bh_state_bits {
 	BH_Uptodate,	/* contains valid data */
 	BH_Dirty,	/* newer than the disk */
-	BH_Lock,	/* being read: other readers wait (Linux's lock_buffer) */
+	BH_Lock,	/* I/O in flight: others wait before using the data */
 };
 
 struct buffer_head {
@@ -31,6 +31,7 @@ struct buffer_head {
 	int b_count;			/* references */
 	struct page *b_page;		/* the page b_data lies in */
 	struct list_head b_lru;		/* the cache's list */
+	unsigned long b_sync_pass;	/* the sync_blockdev() pass that last wrote it */
 };
 
 /* The block, read from the device if not cached; NULL on I/O error or

@@ -24,6 +24,15 @@
  * disk at ext2_sync(), ext2_unmount() and the last ext2_iput() of an
  * inode; metadata at ext2_sync(), ext2_unmount() and whenever the buffer
  * cache writes back to make room.
+ *
+ * Every disk read or write, and every allocation, may sleep, and another
+ * process may then run in the driver.  The kernel is one CPU and never
+ * preempted, so code between two sleeps is atomic; the driver's rule is
+ * that every pointer held and every decision taken across a possible
+ * sleep is checked again after it (or made safe before it: a bitmap bit
+ * is claimed before the inode it names is initialised).  The calls that
+ * change names (namei.c) check more than one sleep can keep true, and
+ * run one at a time per filesystem.
  */
 #ifndef FS_EXT2_H
 #define FS_EXT2_H
@@ -58,6 +67,7 @@ struct ext2_sb_info {
 	bool s_read_only;			/* unknown RO_COMPAT features */
 	bool s_filetype;			/* INCOMPAT_FILETYPE: dirents carry a type */
 	struct list_head s_inodes;		/* the in-core inodes */
+	bool s_names_locked;			/* a name-changing call is running (namei.c) */
 };
 
 struct ext2_inode_info {
@@ -65,6 +75,7 @@ struct ext2_inode_info {
 	uint32_t i_ino;
 	int i_count;				/* ext2_iget references */
 	bool i_dirty;				/* i_raw newer than the inode table */
+	bool i_freeing;				/* the last ext2_iput is writing or freeing it */
 	struct ext2_inode i_raw;		/* the on-disk inode's first 128 bytes */
 	struct list_head i_list;		/* on i_sb->s_inodes */
 	struct address_space i_mapping;		/* the file's pages (host: this inode) */

@@ -18,13 +18,23 @@
  * NULL and leaves nothing cached; a failed write leaves the buffer dirty
  * and returns -EIO.
  *
- * Locking.  The kernel switches tasks only where one sleeps, and nothing
- * here is called from interrupts, so the list needs no lock.  A read
- * sleeps, though: the buffer is on the list, not up to date and BH_Lock
- * set while its read is in flight, and a second __bread of the block
- * waits for it (bh_wait) rather than read it again, which would
- * overwrite what the first reader changed meanwhile with the disk's old
- * contents.  Writes need no such lock: the in-core data stays the truth.
+ * Sleeping.  The kernel is one CPU and never preempted, so the list and
+ * the buffers need no lock between sleeps; but every I/O sleeps, and
+ * while one process waits for a buffer's read or write another may look
+ * the same block up, use it, or drop it from the cache.  So:
+ *   - a buffer under I/O is locked (BH_Lock, Linux's lock_buffer): whoever
+ *     wants its data waits for the unlock, then looks again (a second
+ *     reader never reads over data the first already handed out and
+ *     someone changed);
+ *   - whoever sleeps on a buffer holds a reference to it, so it is never
+ *     freed under a sleeper;
+ *   - a write clears BH_Dirty before it starts, so a change made while it
+ *     is in flight leaves the buffer dirty for the next write;
+ *   - every list walk that sleeps starts again from the head afterwards
+ *     (the list may have changed under it), and every decision taken
+ *     before a sleep (no such buffer yet; unreferenced and clean, so
+ *     droppable) is taken again after it.
+ * Nothing here is called from interrupts.
  */
 #include <fs/buffer_head.h>
 #include <fs/proc_fs.h>
@@ -41,9 +51,42 @@
 #define BH_CACHE_MAX 512	/* buffers kept before old ones are dropped */
 
 static LIST_HEAD(bh_lru);
-/* Readers waiting for a buffer's read in flight (BH_Lock). */
-static DECLARE_WAIT_QUEUE_HEAD(bh_wait);
 static unsigned int nr_buffers;
+static DECLARE_WAIT_QUEUE_HEAD(bh_wait);	/* for unlocks of every buffer */
+static unsigned long sync_pass;			/* sync_blockdev()'s passes */
+
+/*
+ * Sleep until no I/O is in flight on bh (held by the caller).  The task is
+ * on the queue and not running before it tests the bit, so an unlock
+ * between the test and schedule() is not lost; unlocks come from process
+ * context only, so interrupts may stay on (as lock_page).
+ */
+static void wait_on_buffer(struct buffer_head *bh)
+{
+	DEFINE_WAIT(wait);
+
+	for (;;) {
+		prepare_to_wait(&bh_wait, &wait, TASK_UNINTERRUPTIBLE);
+		if (!buffer_locked(bh))
+			break;
+		schedule();
+	}
+	finish_wait(&bh_wait, &wait);
+}
+
+/* Take bh's lock for an I/O; the caller holds a reference.  Nothing
+ * sleeps between the wait's end and the lock being taken. */
+static void lock_buffer(struct buffer_head *bh)
+{
+	wait_on_buffer(bh);
+	bh->b_state |= 1ul << BH_Lock;
+}
+
+static void unlock_buffer(struct buffer_head *bh)
+{
+	bh->b_state &= ~(1ul << BH_Lock);
+	wake_up(&bh_wait);
+}
 
 /* Read or write the whole of bh: 0 or a negative errno. */
 static int bh_io(int rw, struct buffer_head *bh)
@@ -68,20 +111,46 @@ static void free_buffer(struct buffer_head *bh)
 	nr_buffers--;
 }
 
-/* Drop unreferenced buffers from the cold end until there is room. */
-static void shrink_cache(void)
+/* The coldest buffer nobody holds, or NULL. */
+static struct buffer_head *coldest_unused(void)
 {
-	struct list_head *pos, *prev;
+	struct list_head *pos;
 	struct buffer_head *bh;
 
-	for (pos = bh_lru.prev; pos != &bh_lru && nr_buffers >= BH_CACHE_MAX; pos = prev) {
-		prev = pos->prev;
+	for (pos = bh_lru.prev; pos != &bh_lru; pos = pos->prev) {
 		bh = list_entry(pos, struct buffer_head, b_lru);
-		if (bh->b_count)
+		if (!bh->b_count)
+			return bh;
+	}
+	return NULL;
+}
+
+/*
+ * Drop unreferenced buffers from the cold end until there is room.  A
+ * dirty one is written first, held across the write; the write sleeps,
+ * so the walk then starts again from the cold end, and the buffer goes
+ * only if it is still unreferenced and clean.  A failed write, or as many
+ * writes as the cache holds (others keep dirtying), ends the shrinking:
+ * the cache grows past its bound for a while.
+ */
+static void shrink_cache(void)
+{
+	unsigned int writes = 0;
+	struct buffer_head *bh;
+	int err;
+
+	while (nr_buffers >= BH_CACHE_MAX && (bh = coldest_unused())) {
+		if (!buffer_dirty(bh)) {
+			free_buffer(bh);
 			continue;
-		if (buffer_dirty(bh) && sync_dirty_buffer(bh))
-			continue;
-		free_buffer(bh);
+		}
+		if (writes++ == BH_CACHE_MAX)
+			return;
+		bh->b_count++;
+		err = sync_dirty_buffer(bh);
+		bh->b_count--;
+		if (err)
+			return;
 	}
 }
 
@@ -100,73 +169,77 @@ static struct buffer_head *find_buffer(struct block_device *bdev, sector_t block
 }
 
 /*
- * The buffer for (bdev, block, size), referenced, up to date or not.
- * NULL for an impossible size or block, or when out of memory.
+ * The buffer for (bdev, block, size), referenced, up to date or not, with
+ * no read in flight (a write may be: the data stay valid, and a change
+ * marks them dirty again).  NULL for an impossible size or block, or when out of
+ * memory.  Making room and allocating may sleep, and another process may
+ * add the same block meanwhile: the lookup is repeated after them, so a
+ * block never has two buffers.
  */
 struct buffer_head *__getblk(struct block_device *bdev, sector_t block, unsigned int size)
 {
-	struct buffer_head *bh;
+	struct buffer_head *bh, *new;
+	struct page *page;
 
 	if (size < SECTOR_SIZE || size > PAGE_SIZE || (size & (size - 1)) ||
 	    size < bdev->sector_size || block >= bdev->nr_sectors / (size >> SECTOR_SHIFT))
 		return NULL;
 	bh = find_buffer(bdev, block, size);
-	if (bh) {
-		bh->b_count++;
-		return bh;
+	if (!bh) {
+		if (nr_buffers >= BH_CACHE_MAX)
+			shrink_cache();
+		new = kzalloc(sizeof(*new), GFP_NOFS);
+		page = new ? alloc_page(GFP_NOFS) : NULL;
+		if (!page) {
+			kfree(new);
+			return NULL;
+		}
+		bh = find_buffer(bdev, block, size);
+		if (bh) {
+			__free_page(page);
+			kfree(new);
+		} else {
+			bh = new;
+			bh->b_page = page;
+			bh->b_bdev = bdev;
+			bh->b_blocknr = block;
+			bh->b_size = size;
+			bh->b_data = page_address(page);
+			list_add(&bh->b_lru, &bh_lru);
+			nr_buffers++;
+		}
 	}
-	if (nr_buffers >= BH_CACHE_MAX)
-		shrink_cache();
-	bh = kzalloc(sizeof(*bh), GFP_NOFS);
-	if (!bh)
-		return NULL;
-	bh->b_page = alloc_page(GFP_NOFS);
-	if (!bh->b_page) {
-		kfree(bh);
-		return NULL;
-	}
-	bh->b_bdev = bdev;
-	bh->b_blocknr = block;
-	bh->b_size = size;
-	bh->b_data = page_address(bh->b_page);
-	bh->b_count = 1;
-	list_add(&bh->b_lru, &bh_lru);
-	nr_buffers++;
+	bh->b_count++;
+	if (!buffer_uptodate(bh))
+		wait_on_buffer(bh);
 	return bh;
 }
 
 /*
  * The block with its data read in; NULL on I/O error or out of memory.
- * The reference held keeps the buffer on the list across the sleeps; a
- * read that failed leaves the buffer to a waiter, which tries again, or
- * frees it when nobody else holds it.
+ * The buffer is locked across the read; a reader that finds it locked
+ * waits (in __getblk) and then finds it up to date, or reads it itself if
+ * the first read failed.  A failed read drops the buffer when nobody else
+ * holds it.
  */
 struct buffer_head *__bread(struct block_device *bdev, sector_t block, unsigned int size)
 {
 	struct buffer_head *bh = __getblk(bdev, block, size);
+	int err;
 
-	if (!bh)
-		return NULL;
-	for (;;) {
-		if (buffer_locked(bh))
-			wait_event(bh_wait, !buffer_locked(bh));
-		if (buffer_uptodate(bh))
-			return bh;
-		bh->b_state |= 1ul << BH_Lock;
-		if (!bh_io(READ, bh))
-			break;
-		bh->b_state &= ~(1ul << BH_Lock);
-		wake_up(&bh_wait);
-		pr_err("buffer: read error on %s block %llu\n", bdev->name,
-		       (unsigned long long)block);
-		if (--bh->b_count == 0)
-			free_buffer(bh);
-		return NULL;
-	}
-	bh->b_state |= 1ul << BH_Uptodate;
-	bh->b_state &= ~(1ul << BH_Lock);
-	wake_up(&bh_wait);
-	return bh;
+	if (!bh || buffer_uptodate(bh))
+		return bh;
+	lock_buffer(bh);
+	err = bh_io(READ, bh);
+	if (!err)
+		bh->b_state |= 1ul << BH_Uptodate;
+	unlock_buffer(bh);
+	if (!err)
+		return bh;
+	pr_err("buffer: read error on %s block %llu\n", bdev->name, (unsigned long long)block);
+	if (--bh->b_count == 0)
+		free_buffer(bh);
+	return NULL;
 }
 
 /* Drop a reference; NULL is allowed.  Dropping one not held is a bug. */
@@ -190,31 +263,61 @@ void mark_buffer_dirty(struct buffer_head *bh)
 	bh->b_state |= (1ul << BH_Dirty) | (1ul << BH_Uptodate);
 }
 
+/*
+ * The caller holds bh.  BH_Dirty is cleared before the write, so a change
+ * made while the write sleeps marks the buffer dirty again; a failed write
+ * marks it dirty again too.
+ */
 int sync_dirty_buffer(struct buffer_head *bh)
 {
 	int err;
 
-	if (!buffer_dirty(bh))
+	lock_buffer(bh);
+	if (!buffer_dirty(bh)) {
+		unlock_buffer(bh);
 		return 0;
+	}
+	bh->b_state &= ~(1ul << BH_Dirty);
 	err = bh_io(WRITE, bh);
+	if (err)
+		bh->b_state |= 1ul << BH_Dirty;
+	unlock_buffer(bh);
 	if (err) {
 		pr_err("buffer: write error on %s block %llu\n", bh->b_bdev->name,
 		       (unsigned long long)bh->b_blocknr);
 		return -EIO;
 	}
-	bh->b_state &= ~(1ul << BH_Dirty);
 	return 0;
 }
 
+/* A dirty buffer of bdev this pass has not written yet, or NULL. */
+static struct buffer_head *next_to_sync(struct block_device *bdev, unsigned long pass)
+{
+	struct buffer_head *bh;
+
+	list_for_each_entry(bh, &bh_lru, b_lru)
+		if (bh->b_bdev == bdev && buffer_dirty(bh) && bh->b_sync_pass != pass)
+			return bh;
+	return NULL;
+}
+
+/*
+ * Each write sleeps, and the list may change under it (buffers added,
+ * moved to the front, dropped), so each buffer is chosen afresh from the
+ * head, held across its write, and stamped with this pass so that it is
+ * written at most once (a failed write leaves it dirty).
+ */
 int sync_blockdev(struct block_device *bdev)
 {
+	unsigned long pass = ++sync_pass;
 	struct buffer_head *bh;
 	int err = 0, e;
 
-	list_for_each_entry(bh, &bh_lru, b_lru) {
-		if (bh->b_bdev != bdev)
-			continue;
+	while ((bh = next_to_sync(bdev, pass))) {
+		bh->b_sync_pass = pass;
+		bh->b_count++;
 		e = sync_dirty_buffer(bh);
+		brelse(bh);
 		if (e && !err)
 			err = e;
 	}

@@ -34,6 +34,7 @@
  */
 #include "testlib.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
@@ -49,6 +50,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -731,6 +733,276 @@ static void scenario_dirs(uint64_t seed)
 	dirs_on(seed + 1, ext2_scratch(), "ext2");
 }
 
+/* ---- names: one directory changed by every worker at once -------------- */
+
+/*
+ * Every name-changing call that sleeps on the disk between finding a name
+ * and changing it can act on a name that changed meanwhile: two creates
+ * of one name both succeed, an unlink drops the link of the file renamed
+ * over its name, a rmdir removes a directory a create just put a name in.
+ * The workers share NAMES_N names in one directory of ext2_scratch() and
+ * make, link, symlink, rename (over files and directories too), unlink,
+ * mkdir, rmdir and append to them at random, so the calls collide.  A
+ * fifth worker churns the kernel's buffer cache (a sparse file whose every
+ * byte needs an indirect block of its own, more blocks than the cache
+ * keeps), so the directory's blocks, the bitmaps and the inode table keep
+ * leaving the cache and the name calls sleep reading them back.  Each
+ * call may fail only with an errno Linux gives for the state the names
+ * could be in; afterwards the directory must list each name once, every
+ * entry must stat, each file's link count must be the number of its
+ * names, the directory's 2 + its subdirectories, and each appended file
+ * must hold whole records.
+ */
+#define NAMES_N		6
+#define NAMES_WORKERS	5		/* four on the names, one churning */
+#define NAMES_OPS	600
+#define NAMES_CHURN	3000		/* indirect blocks: several times the 512 buffers */
+#define RECORD		"0123456789abcdef"
+#define RECORD_LEN	16
+
+static void name_path(const struct worker *w, unsigned int n, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/n%u", w->dir, n);
+}
+
+static bool errno_in(int err, const int *allowed)
+{
+	for (; *allowed; allowed++)
+		if (err == *allowed)
+			return true;
+	return false;
+}
+
+/*
+ * Keep the buffer cache full of dirty buffers: bytes 256 KiB apart in a
+ * file's double- and triple-indirect range, each in a block mapped by a
+ * new indirect block; on a small filesystem (the RAM-disk root, where
+ * nothing sleeps anyway) no more than an eighth of its free space.  The
+ * file goes at the end.
+ */
+static void churn_worker(struct worker *w)
+{
+	struct statvfs sv;
+	long long n = NAMES_CHURN, room;
+	char path[256];
+	int fd;
+
+	if (statvfs(w->dir, &sv))
+		worker_fail(w, "statvfs %s: %s", w->dir, strerror(errno));
+	room = (long long)(sv.f_bavail * sv.f_frsize / 1024 / 16);
+	if (room < n)
+		n = room;
+	snprintf(path, sizeof(path), "%s/churn", w->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		worker_fail(w, "create %s: %s", path, strerror(errno));
+	for (long long i = 0; i < n; i++) {
+		off_t off = (off_t)(300 + 256 * i) * 1024;
+
+		if (pwrite(fd, "x", 1, off) != 1)
+			worker_fail(w, "pwrite %s at %lld: %s", path, (long long)off, strerror(errno));
+	}
+	close(fd);
+	if (unlink(path))
+		worker_fail(w, "unlink %s: %s", path, strerror(errno));
+}
+
+/* Workers 0..3 change the names; the last churns the cache. */
+static void names_worker(struct worker *w)
+{
+	/* What Linux may answer, by call, whatever the names hold now. */
+	static const int open_errs[] = { ENOENT, EISDIR, ELOOP, ENOTDIR, 0 };
+	static const int link_errs[] = { ENOENT, EEXIST, EPERM, 0 };
+	static const int make_errs[] = { EEXIST, 0 };
+	static const int rename_errs[] = { ENOENT, EISDIR, ENOTDIR, ENOTEMPTY, EEXIST, 0 };
+	static const int unlink_errs[] = { ENOENT, EISDIR, 0 };
+	static const int rmdir_errs[] = { ENOENT, ENOTDIR, ENOTEMPTY, 0 };
+	char a[256], b[256], inner[300], target[16];
+
+	if (w->id == NAMES_WORKERS - 1) {
+		churn_worker(w);
+		return;
+	}
+	for (int i = 0; i < NAMES_OPS; i++) {
+		unsigned int op = below(&w->rng, 9);
+		const char *call = "?";
+		const int *allowed = NULL;
+		int ret = 0, fd;
+
+		name_path(w, below(&w->rng, NAMES_N), a, sizeof(a));
+		name_path(w, below(&w->rng, NAMES_N), b, sizeof(b));
+		switch (op) {
+		case 0:		/* create or append a record */
+		case 1:
+			call = op ? "append" : "create";
+			allowed = open_errs;
+			fd = open(a, O_WRONLY | O_APPEND | (op ? 0 : O_CREAT), 0644);
+			if (fd < 0) {
+				ret = -1;
+				break;
+			}
+			if (write(fd, RECORD, RECORD_LEN) != RECORD_LEN)
+				worker_fail(w, "append to %s: %s", a, strerror(errno));
+			close(fd);
+			break;
+		case 2:
+			call = "link";
+			allowed = link_errs;
+			ret = link(a, b);
+			break;
+		case 3:
+			call = "symlink";
+			allowed = make_errs;
+			snprintf(target, sizeof(target), "n%u", below(&w->rng, NAMES_N));
+			ret = symlink(target, b);
+			break;
+		case 4:
+		case 5:
+			call = "rename";
+			allowed = rename_errs;
+			ret = rename(a, b);
+			break;
+		case 6:
+			call = "unlink";
+			allowed = unlink_errs;
+			ret = unlink(a);
+			break;
+		case 7:
+			call = "mkdir";
+			allowed = make_errs;
+			ret = mkdir(a, 0755);
+			break;
+		default:	/* rmdir, or fill a directory so rmdir and rename meet ENOTEMPTY */
+			if (below(&w->rng, 2)) {
+				call = "rmdir";
+				allowed = rmdir_errs;
+				ret = rmdir(a);
+			} else {
+				call = "create inside";
+				allowed = open_errs;
+				snprintf(inner, sizeof(inner), "%s/f", a);
+				fd = open(inner, O_WRONLY | O_CREAT, 0644);
+				ret = fd < 0 ? -1 : close(fd);
+			}
+			break;
+		}
+		if (ret < 0 && !errno_in(errno, allowed))
+			worker_fail(w, "%s %s %s: %s, which Linux does not give here", call, a, b,
+				    strerror(errno));
+	}
+}
+
+/* One directory entry seen by the judge. */
+struct seen {
+	char name[16];
+	struct stat st;
+};
+
+/* Judge dir after the workers: each line of trouble is a note; the count. */
+static int names_judge(const char *dir, int *nentries)
+{
+	struct seen seen[64];
+	int n = 0, bad = 0, subdirs = 0;
+	char path[512];
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		tap_bail("opendir %s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		for (int i = 0; i < n; i++) {
+			if (!strcmp(seen[i].name, de->d_name)) {
+				tap_note("names: %s listed twice", de->d_name);
+				bad++;
+			}
+		}
+		if (n == 64 || strlen(de->d_name) >= sizeof(seen[0].name)) {
+			tap_note("names: unexpected entry %s", de->d_name);
+			bad++;
+			continue;
+		}
+		snprintf(seen[n].name, sizeof(seen[n].name), "%s", de->d_name);
+		snprintf(path, sizeof(path), "%.255s/%.15s", dir, de->d_name);
+		if (lstat(path, &seen[n].st)) {
+			tap_note("names: %s listed but lstat: %s", de->d_name, strerror(errno));
+			bad++;
+			continue;
+		}
+		n++;
+	}
+	closedir(d);
+	*nentries = n;
+	for (int i = 0; i < n; i++) {
+		struct stat *s = &seen[i].st;
+		unsigned long names = 0;
+
+		snprintf(path, sizeof(path), "%.255s/%.15s", dir, seen[i].name);
+		if (S_ISDIR(s->st_mode)) {
+			subdirs++;
+			/* Only files are made inside: two links. */
+			if (s->st_nlink != 2) {
+				tap_note("names: directory %s has %lu links, not 2", seen[i].name,
+					 (unsigned long)s->st_nlink);
+				bad++;
+			}
+			continue;
+		}
+		for (int j = 0; j < n; j++)
+			names += seen[j].st.st_ino == s->st_ino;
+		if (s->st_nlink != names) {
+			tap_note("names: %s (inode %lu) has %lu links but %lu names", seen[i].name,
+				 (unsigned long)s->st_ino, (unsigned long)s->st_nlink, names);
+			bad++;
+		}
+		if (S_ISREG(s->st_mode)) {
+			char buf[4096];
+			ssize_t got = read_file(path, buf, sizeof(buf));
+
+			if (got < 0 || got % RECORD_LEN ||
+			    (got > 0 && s->st_size != got && s->st_size < (off_t)sizeof(buf) - 1)) {
+				tap_note("names: %s holds %zd bytes (size %lld), not whole records",
+					 seen[i].name, got, (long long)s->st_size);
+				bad++;
+			}
+			for (ssize_t k = 0; k + RECORD_LEN <= got; k += RECORD_LEN) {
+				if (memcmp(buf + k, RECORD, RECORD_LEN)) {
+					tap_note("names: %s: record at %zd is not ours", seen[i].name, k);
+					bad++;
+					break;
+				}
+			}
+		}
+	}
+	if (stat(dir, &st) || st.st_nlink != (nlink_t)(2 + subdirs)) {
+		tap_note("names: the directory has %lu links, with %d subdirectories",
+			 (unsigned long)st.st_nlink, subdirs);
+		bad++;
+	}
+	return bad;
+}
+
+static void scenario_names(uint64_t seed)
+{
+	const char *dir = scenario_dir(ext2_scratch(), "names");
+	char path[256];
+	int bad, judged, entries;
+
+	snprintf(path, sizeof(path), "%s", dir);
+	tap_note("names: in %s", path);
+	bad = run_workers("names", NAMES_WORKERS, seed, path, names_worker);
+	tap_check(bad == 0, "names: create, link, symlink, rename, unlink, mkdir, rmdir and "
+		  "appends on 6 names in one directory, 4 workers and a cache churner",
+		  "%d workers failed", bad);
+	judged = names_judge(path, &entries);
+	tap_check(judged == 0, "names: each name listed once, every entry stats, link counts "
+		  "match the names and subdirectories, appends whole",
+		  "%d problems among %d entries", judged, entries);
+	remove_tree(path);
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 static const struct scenario {
@@ -740,6 +1012,7 @@ static const struct scenario {
 	{ "forks", scenario_forks },
 	{ "maps", scenario_maps },
 	{ "dirs", scenario_dirs },
+	{ "names", scenario_names },
 };
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 

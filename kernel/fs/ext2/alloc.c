@@ -14,6 +14,17 @@
  * spreading of directories across groups; both are about speed, not
  * correctness.  A bitmap that disagrees with its free count, or hands out
  * a block of the group's own metadata, is corruption: -EIO.
+ *
+ * Sleeping.  Reading a bitmap block can sleep on the disk, and another
+ * process may allocate or free in the same group meanwhile.  So every
+ * decision is taken after the last sleep: the free count is tested again
+ * once the bitmap is in, and the bit is found, set (test-and-set, never a
+ * toggle) and counted in one stretch of code with no sleep in it; the
+ * kernel is one CPU and never preempted, so that stretch is atomic.  A new
+ * inode claims its bit before its slot in the inode table is read and
+ * initialised (which sleeps), and gives the bit back if that fails: an
+ * inode number is never handed out twice.  Freeing tests the bit after
+ * the bitmap is read, in the same way.
  */
 #include <fs/ext2.h>
 #include <pageturn/printk.h>
@@ -25,9 +36,14 @@ static bool test_bit(const uint8_t *map, uint32_t bit)
 	return map[bit / 8] & (1u << (bit % 8));
 }
 
-static void flip_bit(uint8_t *map, uint32_t bit)
+static void set_bit(uint8_t *map, uint32_t bit)
 {
-	map[bit / 8] ^= 1u << (bit % 8);
+	map[bit / 8] |= 1u << (bit % 8);
+}
+
+static void clear_bit(uint8_t *map, uint32_t bit)
+{
+	map[bit / 8] &= ~(1u << (bit % 8));
 }
 
 /* The first clear bit in [from, to), or to. */
@@ -68,7 +84,12 @@ static struct buffer_head *read_bitmap(struct ext2_sb_info *sbi, uint32_t block)
 	return bh;
 }
 
-/* Take one block from group g, searching from bit start; 0 when full. */
+/*
+ * Take one block from group g, searching from bit start: 0 with *block set,
+ * or with *block 0 when the group is full.  The free count is tested
+ * again after the bitmap is read (a sleep): another process may have
+ * taken the group's last block meanwhile.
+ */
 static int alloc_in_group(struct ext2_sb_info *sbi, unsigned int g, uint32_t start,
 			  uint32_t *block)
 {
@@ -84,6 +105,11 @@ static int alloc_in_group(struct ext2_sb_info *sbi, unsigned int g, uint32_t sta
 	bh = read_bitmap(sbi, gd->bg_block_bitmap);
 	if (!bh)
 		return -EIO;
+	/* From here to the return nothing sleeps: find, set and count. */
+	if (!gd->bg_free_blocks_count) {
+		brelse(bh);
+		return 0;
+	}
 	bit = find_zero((uint8_t *)bh->b_data, start, n);
 	if (bit == n)
 		bit = find_zero((uint8_t *)bh->b_data, 0, start);
@@ -93,7 +119,7 @@ static int alloc_in_group(struct ext2_sb_info *sbi, unsigned int g, uint32_t sta
 		brelse(bh);
 		return -EIO;
 	}
-	flip_bit((uint8_t *)bh->b_data, bit);
+	set_bit((uint8_t *)bh->b_data, bit);
 	mark_buffer_dirty(bh);
 	brelse(bh);
 	gd->bg_free_blocks_count--;
@@ -145,12 +171,13 @@ int ext2_free_block(struct ext2_sb_info *sbi, uint32_t block)
 	bh = read_bitmap(sbi, gd->bg_block_bitmap);
 	if (!bh)
 		return -EIO;
+	/* The bit is tested after the read's sleep, and cleared with it. */
 	if (!test_bit((uint8_t *)bh->b_data, bit)) {
 		pr_err("ext2: %s: freeing free block %u\n", sbi->s_bdev->name, block);
 		brelse(bh);
 		return -EIO;
 	}
-	flip_bit((uint8_t *)bh->b_data, bit);
+	clear_bit((uint8_t *)bh->b_data, bit);
 	mark_buffer_dirty(bh);
 	brelse(bh);
 	gd->bg_free_blocks_count++;
@@ -190,13 +217,54 @@ static int init_inode(struct ext2_sb_info *sbi, struct ext2_group_desc *gd, uint
 	return 0;
 }
 
+/*
+ * Claim a free inode of group g: set its bit and take it off the counts,
+ * all after the bitmap's read (the only sleep), so no other process can
+ * claim the same bit.  0 with *bit set; -ENOSPC when the group turned out
+ * full meanwhile; -EIO.
+ */
+static int claim_inode_in_group(struct ext2_sb_info *sbi, unsigned int g, bool is_dir,
+				uint32_t *bit)
+{
+	struct buffer_head *gdbh, *bh;
+	struct ext2_group_desc *gd = ext2_group_desc(sbi, g, &gdbh);
+	uint32_t start = g == 0 ? sbi->s_first_ino - 1 : 0;
+
+	bh = read_bitmap(sbi, gd->bg_inode_bitmap);
+	if (!bh)
+		return -EIO;
+	/* From here to the return nothing sleeps. */
+	if (!gd->bg_free_inodes_count) {
+		brelse(bh);
+		return -ENOSPC;
+	}
+	*bit = find_zero((uint8_t *)bh->b_data, start, sbi->s_inodes_per_group);
+	if (*bit == sbi->s_inodes_per_group) {
+		pr_err("ext2: %s: group %u inode bitmap disagrees with its free count\n",
+		       sbi->s_bdev->name, g);
+		brelse(bh);
+		return -EIO;
+	}
+	set_bit((uint8_t *)bh->b_data, *bit);
+	mark_buffer_dirty(bh);
+	brelse(bh);
+	gd->bg_free_inodes_count--;
+	if (is_dir)
+		gd->bg_used_dirs_count++;
+	mark_buffer_dirty(gdbh);
+	if (sbi->s_es->s_free_inodes_count)
+		sbi->s_es->s_free_inodes_count--;
+	ext2_sb_dirty(sbi);
+	return 0;
+}
+
 int ext2_new_inode(struct ext2_inode_info *dir, unsigned int mode, uint32_t *ino)
 {
 	struct ext2_sb_info *sbi = dir->i_sb;
-	struct buffer_head *gdbh, *bh;
+	struct buffer_head *gdbh;
 	struct ext2_group_desc *gd;
 	unsigned int i, g;
-	uint32_t bit, start;
+	uint32_t bit;
 	int err;
 
 	for (i = 0; i < sbi->s_groups_count; i++) {
@@ -204,37 +272,17 @@ int ext2_new_inode(struct ext2_inode_info *dir, unsigned int mode, uint32_t *ino
 		gd = ext2_group_desc(sbi, g, &gdbh);
 		if (!gd->bg_free_inodes_count)
 			continue;
-		bh = read_bitmap(sbi, gd->bg_inode_bitmap);
-		if (!bh)
-			return -EIO;
-		start = g == 0 ? sbi->s_first_ino - 1 : 0;
-		bit = find_zero((uint8_t *)bh->b_data, start, sbi->s_inodes_per_group);
-		if (bit == sbi->s_inodes_per_group) {
-			pr_err("ext2: %s: group %u inode bitmap disagrees with its free count\n",
-			       sbi->s_bdev->name, g);
-			brelse(bh);
-			return -EIO;
-		}
-		*ino = g * sbi->s_inodes_per_group + bit + 1;
-		/* Claimed before init_inode sleeps on the inode table, so a
-		 * second allocation meanwhile cannot find the same bit. */
-		flip_bit((uint8_t *)bh->b_data, bit);
-		err = init_inode(sbi, gd, *ino, mode);
-		if (err) {
-			flip_bit((uint8_t *)bh->b_data, bit);
-			brelse(bh);
+		err = claim_inode_in_group(sbi, g, EXT2_S_ISDIR(mode), &bit);
+		if (err == -ENOSPC)
+			continue;
+		if (err)
 			return err;
-		}
-		mark_buffer_dirty(bh);
-		brelse(bh);
-		gd->bg_free_inodes_count--;
-		if (EXT2_S_ISDIR(mode))
-			gd->bg_used_dirs_count++;
-		mark_buffer_dirty(gdbh);
-		if (sbi->s_es->s_free_inodes_count)
-			sbi->s_es->s_free_inodes_count--;
-		ext2_sb_dirty(sbi);
-		return 0;
+		/* The bit is ours: initialising the slot may sleep now. */
+		*ino = g * sbi->s_inodes_per_group + bit + 1;
+		err = init_inode(sbi, gd, *ino, mode);
+		if (err)
+			ext2_free_inode(sbi, *ino, EXT2_S_ISDIR(mode));
+		return err;
 	}
 	return -ENOSPC;
 }
@@ -256,12 +304,13 @@ int ext2_free_inode(struct ext2_sb_info *sbi, uint32_t ino, bool is_dir)
 	bh = read_bitmap(sbi, gd->bg_inode_bitmap);
 	if (!bh)
 		return -EIO;
+	/* The bit is tested after the read's sleep, and cleared with it. */
 	if (!test_bit((uint8_t *)bh->b_data, bit)) {
 		pr_err("ext2: %s: freeing free inode %u\n", sbi->s_bdev->name, ino);
 		brelse(bh);
 		return -EIO;
 	}
-	flip_bit((uint8_t *)bh->b_data, bit);
+	clear_bit((uint8_t *)bh->b_data, bit);
 	mark_buffer_dirty(bh);
 	brelse(bh);
 	gd->bg_free_inodes_count++;

@@ -15,6 +15,15 @@
  * entry merges it into the record before it in the same block (or, first
  * in its block, marks it unused), as Linux does.  The hashed-directory
  * flag is cleared on any change: the driver never maintains the index.
+ *
+ * Sleeping.  Reading each block sleeps on the disk.  A record found is
+ * changed before the next sleep (find_dirent returns with no sleep after
+ * the block's read), so it is still what was found; and every change of
+ * a directory (ext2_add_link, ext2_delete_entry, ext2_set_link, growing)
+ * comes from namei.c with the filesystem's names locked, so the search for
+ * room, the decision to grow and the directory's size stay true across
+ * the sleeps of one change.  Readers (ext2_lookup, ext2_readdir) take no
+ * lock: each sees every block as it was between two changes.
  */
 #include <fs/ext2.h>
 #include <pageturn/printk.h>

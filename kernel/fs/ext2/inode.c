@@ -35,6 +35,16 @@
  * ext2_write() hands the page cache one block at a time, so a failed
  * allocation leaves no block past the new end of the file.
  *
+ * Sleeping (see fs/ext2.h for the rule).  ext2_iget() reads the disk and
+ * allocates, so it looks for the inode again afterwards: the same number
+ * never gets two in-core copies.  The last ext2_iput() writes the inode
+ * back, or frees it, sleeping with the inode still listed and marked
+ * i_freeing; ext2_iget() waits for such an inode to go and then reads it
+ * afresh, rather than reviving one about to be freed.  ext2_get_block()
+ * allocates a block for an empty slot (sleeping) and then finds the slot
+ * again: if another writer of the same file filled it meanwhile, its
+ * block is used and ours given back.
+ *
  * A block freed as metadata (an indirect block, a directory block) can
  * still have a dirty buffer in the buffer cache when it is reused for file
  * data; Linux forgets such buffers (unmap_underlying_metadata).  Here the
@@ -46,6 +56,7 @@
 #include <mm/slab.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
+#include <pageturn/wait.h>
 #include <uapi/errno.h>
 
 #define EXT2_MAX_32BIT_SIZE 0x7fffffffull	/* larger needs RO_COMPAT_LARGE_FILE */
@@ -70,9 +81,49 @@ static struct ext2_inode *raw_inode(struct ext2_sb_info *sbi, uint32_t ino,
 				     (index % sbi->s_inodes_per_block) * sbi->s_inode_size);
 }
 
-struct ext2_inode_info *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, int *err)
+/* Woken when a freeing inode leaves its filesystem's list. */
+static DECLARE_WAIT_QUEUE_HEAD(ext2_freeing_wait);
+
+static struct ext2_inode_info *find_inode(struct ext2_sb_info *sbi, uint32_t ino)
 {
 	struct ext2_inode_info *inode;
+
+	list_for_each_entry(inode, &sbi->s_inodes, i_list)
+		if (inode->i_ino == ino)
+			return inode;
+	return NULL;
+}
+
+/*
+ * Sleep until inode, which its last ext2_iput() is freeing, is off the
+ * list.  Called right after finding it (no sleep between), so the wakeup
+ * that follows its list_del cannot be missed; the pointer is not used
+ * afterwards.
+ */
+static void wait_on_freeing(void)
+{
+	DEFINE_WAIT(wait);
+
+	prepare_to_wait(&ext2_freeing_wait, &wait, TASK_UNINTERRUPTIBLE);
+	schedule();
+	finish_wait(&ext2_freeing_wait, &wait);
+}
+
+/* The listed inode ino, referenced, or NULL if none; waits out a freeing one. */
+static struct ext2_inode_info *grab_inode(struct ext2_sb_info *sbi, uint32_t ino)
+{
+	struct ext2_inode_info *inode;
+
+	while ((inode = find_inode(sbi, ino)) && inode->i_freeing)
+		wait_on_freeing();
+	if (inode)
+		inode->i_count++;
+	return inode;
+}
+
+struct ext2_inode_info *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, int *err)
+{
+	struct ext2_inode_info *inode, *new;
 	struct buffer_head *bh;
 	struct ext2_inode *raw;
 
@@ -82,38 +133,44 @@ struct ext2_inode_info *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, int *e
 		*err = -EIO;
 		return NULL;
 	}
-	list_for_each_entry(inode, &sbi->s_inodes, i_list) {
-		if (inode->i_ino == ino) {
-			inode->i_count++;
-			return inode;
-		}
+	*err = 0;
+	inode = grab_inode(sbi, ino);
+	if (inode)
+		return inode;
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new) {
+		*err = -ENOMEM;
+		return NULL;
 	}
 	raw = raw_inode(sbi, ino, &bh);
 	if (!raw) {
+		kfree(new);
 		*err = -EIO;
 		return NULL;
+	}
+	/* The allocation and the read slept: another process may have read
+	 * the inode in, or be freeing it (then the table copy read here
+	 * could be older than its).  Nothing sleeps from here on. */
+	if (find_inode(sbi, ino)) {
+		brelse(bh);
+		kfree(new);
+		return ext2_iget(sbi, ino, err);
 	}
 	if (raw->i_links_count == 0 || raw->i_mode == 0) {
 		pr_err("ext2: %s: inode %u is not in use\n", sbi->s_bdev->name, ino);
 		brelse(bh);
+		kfree(new);
 		*err = -EIO;
 		return NULL;
 	}
-	inode = kzalloc(sizeof(*inode), GFP_KERNEL);
-	if (!inode) {
-		brelse(bh);
-		*err = -ENOMEM;
-		return NULL;
-	}
-	memcpy(&inode->i_raw, raw, sizeof(inode->i_raw));
+	memcpy(&new->i_raw, raw, sizeof(new->i_raw));
 	brelse(bh);
-	inode->i_sb = sbi;
-	inode->i_ino = ino;
-	inode->i_count = 1;
-	address_space_init(&inode->i_mapping, inode, &ext2_aops, false);
-	list_add(&inode->i_list, &sbi->s_inodes);
-	*err = 0;
-	return inode;
+	new->i_sb = sbi;
+	new->i_ino = ino;
+	new->i_count = 1;
+	address_space_init(&new->i_mapping, new, &ext2_aops, false);
+	list_add(&new->i_list, &sbi->s_inodes);
+	return new;
 }
 
 int ext2_write_inode(struct ext2_inode_info *inode)
@@ -226,15 +283,22 @@ static int block_to_path(const struct ext2_sb_info *sbi, uint64_t lblk, unsigned
 	return -EFBIG;
 }
 
-/* Allocate a block for slot (entry idx of array), near its left neighbour. */
+/*
+ * Fill the empty slot (entry idx of array, in the inode or in a held
+ * indirect block) with a new block near its left neighbour, zeroed when
+ * zero.  Allocating and zeroing sleep: if another writer of the file filled
+ * the slot meanwhile, that block stays and ours is given back.  Sets
+ * *fresh when the slot now holds our block.
+ */
 static int alloc_slot(struct ext2_inode_info *inode, uint32_t *array, unsigned int idx,
-		      uint32_t goal, bool zero)
+		      uint32_t goal, bool zero, bool *fresh)
 {
 	struct ext2_sb_info *sbi = inode->i_sb;
 	struct buffer_head *bh;
 	uint32_t block;
 	int err;
 
+	*fresh = false;
 	if (idx > 0 && array[idx - 1])
 		goal = array[idx - 1] + 1;
 	err = ext2_new_block(sbi, goal, &block);
@@ -250,9 +314,12 @@ static int alloc_slot(struct ext2_inode_info *inode, uint32_t *array, unsigned i
 		mark_buffer_dirty(bh);
 		brelse(bh);
 	}
+	if (array[idx])
+		return ext2_free_block(sbi, block);
 	array[idx] = block;
 	inode->i_raw.i_blocks += sbi->s_blocksize >> SECTOR_SHIFT;
 	ext2_mark_inode_dirty(inode);
+	*fresh = true;
 	return 0;
 }
 
@@ -275,17 +342,19 @@ int ext2_get_block(struct ext2_inode_info *inode, uint64_t lblk, bool create,
 	*block = 0;
 	for (level = 0; level < depth; level++) {
 		uint32_t *slot = &array[off[level]];
+		bool ours;
 
 		if (*slot == 0) {
 			if (!create)
 				break;
-			err = alloc_slot(inode, array, off[level], goal, level < depth - 1);
+			/* array stays valid across the sleeps: i_raw, or bh held. */
+			err = alloc_slot(inode, array, off[level], goal, level < depth - 1, &ours);
 			if (err)
 				break;
-			if (bh)
+			if (bh && ours)
 				mark_buffer_dirty(bh);
 			if (level == depth - 1 && fresh)
-				*fresh = true;
+				*fresh = ours;
 		} else if (!ext2_valid_block(sbi, *slot)) {
 			pr_err("ext2: %s: inode %u maps block %u, out of range\n",
 			       sbi->s_bdev->name, inode->i_ino, *slot);
@@ -657,10 +726,16 @@ static void evict_inode(struct ext2_inode_info *inode)
 		pr_err("ext2: %s: inode %u not freed (%d)\n", sbi->s_bdev->name, inode->i_ino, err);
 }
 
+/*
+ * The last put writes the inode back or frees it, sleeping; meanwhile it
+ * stays listed, marked i_freeing, so that ext2_iget() waits for it to go
+ * instead of reviving it or reading a table copy older than it.
+ */
 void ext2_iput(struct ext2_inode_info *inode)
 {
 	if (--inode->i_count > 0)
 		return;
+	inode->i_freeing = true;
 	if (inode->i_raw.i_links_count == 0 && !inode->i_sb->s_read_only) {
 		evict_inode(inode);
 	} else {
@@ -674,5 +749,6 @@ void ext2_iput(struct ext2_inode_info *inode)
 			       inode->i_ino);
 	}
 	list_del(&inode->i_list);
+	wake_up(&ext2_freeing_wait);
 	kfree(inode);
 }

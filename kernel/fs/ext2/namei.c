@@ -23,15 +23,60 @@
  * rename refuses to move a directory under itself.  It finds out by
  * walking ".." from the target directory up to the root; a walk longer than
  * the inode count means the ".." entries loop, which is corruption (-EIO).
+ *
+ * Sleeping.  Every call here checks, then sleeps on the disk many times,
+ * then changes names as the checks allowed: a name is free (create, link,
+ * mkdir), a name names this inode (unlink, rename), a directory is empty
+ * (rmdir, rename over it), a directory is not under another (rename).
+ * Another process changing names meanwhile would make those checks stale:
+ * two files with one name, an unlink dropping the link of the file renamed
+ * over its name, a directory removed with a name just made in it, a loop
+ * of directories from two crossing renames.  Linux keeps them true with
+ * the directories' i_mutex and the filesystem's s_vfs_rename_mutex, held
+ * by the VFS; here the calls that change names run one at a time per
+ * filesystem (lock_names(), a sleeping lock: s_names_locked and a wait
+ * queue), so every check stays true until the change it allowed is made.  Lookups, readdir
+ * and file data do not take it: they read a directory block at a time,
+ * each block changed only between sleeps.  A directory whose last link
+ * went (rmdir, or renamed over) takes no new names: -ENOENT, as on Linux.
  */
 #include <fs/ext2.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
+#include <pageturn/wait.h>
 #include <uapi/errno.h>
 
 #define EXT2_LINK_MAX 32000
 
-/* Checks common to every operation that adds name to dir. */
+/* Woken when any filesystem's names are unlocked; each waiter looks at its own. */
+static DECLARE_WAIT_QUEUE_HEAD(names_wait);
+
+/*
+ * One name-changing call at a time per filesystem: wait until no other
+ * holds the lock, then take it, with no sleep in between.  Held across
+ * the call's sleeps; never taken by anything the call itself calls.
+ */
+static void lock_names(struct ext2_sb_info *sbi)
+{
+	DEFINE_WAIT(wait);
+
+	for (;;) {
+		prepare_to_wait(&names_wait, &wait, TASK_UNINTERRUPTIBLE);
+		if (!sbi->s_names_locked)
+			break;
+		schedule();
+	}
+	finish_wait(&names_wait, &wait);
+	sbi->s_names_locked = true;
+}
+
+static void unlock_names(struct ext2_sb_info *sbi)
+{
+	sbi->s_names_locked = false;
+	wake_up(&names_wait);
+}
+
+/* Checks common to every operation that adds name to dir (names locked). */
 static int may_create(struct ext2_inode_info *dir, const char *name)
 {
 	uint32_t ino;
@@ -41,6 +86,8 @@ static int may_create(struct ext2_inode_info *dir, const char *name)
 		return -EROFS;
 	if (!EXT2_S_ISDIR(dir->i_raw.i_mode))
 		return -ENOTDIR;
+	if (dir->i_raw.i_links_count == 0)
+		return -ENOENT;
 	err = ext2_check_name(name);
 	if (err)
 		return err;
@@ -126,7 +173,8 @@ static int new_child(struct ext2_inode_info *dir, const char *name, unsigned int
 	return 0;
 }
 
-int ext2_create(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t *ino)
+static int create_locked(struct ext2_inode_info *dir, const char *name, unsigned int mode,
+			 uint32_t *ino)
 {
 	struct ext2_inode_info *inode;
 	int err = may_create(dir, name);
@@ -140,8 +188,8 @@ int ext2_create(struct ext2_inode_info *dir, const char *name, unsigned int mode
 	return 0;
 }
 
-int ext2_mknod(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t rdev,
-	       uint32_t *ino)
+static int mknod_locked(struct ext2_inode_info *dir, const char *name, unsigned int mode,
+			uint32_t rdev, uint32_t *ino)
 {
 	struct new_inode_data data = { NULL, rdev };
 	struct ext2_inode_info *inode;
@@ -166,8 +214,8 @@ int ext2_mknod(struct ext2_inode_info *dir, const char *name, unsigned int mode,
 	return 0;
 }
 
-int ext2_symlink(struct ext2_inode_info *dir, const char *name, const char *target,
-		 uint32_t *ino)
+static int symlink_locked(struct ext2_inode_info *dir, const char *name, const char *target,
+			  uint32_t *ino)
 {
 	struct new_inode_data data = { target, 0 };
 	struct ext2_inode_info *inode;
@@ -188,7 +236,8 @@ int ext2_symlink(struct ext2_inode_info *dir, const char *name, const char *targ
 	return 0;
 }
 
-int ext2_link(struct ext2_inode_info *dir, const char *name, struct ext2_inode_info *inode)
+static int link_locked(struct ext2_inode_info *dir, const char *name,
+		       struct ext2_inode_info *inode)
 {
 	int err = may_create(dir, name);
 
@@ -211,7 +260,8 @@ int ext2_link(struct ext2_inode_info *dir, const char *name, struct ext2_inode_i
 	return 0;
 }
 
-int ext2_mkdir(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t *ino)
+static int mkdir_locked(struct ext2_inode_info *dir, const char *name, unsigned int mode,
+			uint32_t *ino)
 {
 	struct ext2_inode_info *inode;
 	int err = may_create(dir, name);
@@ -253,7 +303,7 @@ static void drop_link(struct ext2_inode_info *inode)
 	ext2_mark_inode_dirty(inode);
 }
 
-int ext2_unlink(struct ext2_inode_info *dir, const char *name)
+static int unlink_locked(struct ext2_inode_info *dir, const char *name)
 {
 	struct ext2_inode_info *inode;
 	int err = get_child(dir, name, &inode);
@@ -288,7 +338,7 @@ static int remove_dir(struct ext2_inode_info *dir, const char *name, struct ext2
 	return 0;
 }
 
-int ext2_rmdir(struct ext2_inode_info *dir, const char *name)
+static int rmdir_locked(struct ext2_inode_info *dir, const char *name)
 {
 	struct ext2_inode_info *inode;
 	int err;
@@ -387,8 +437,8 @@ static int do_rename(struct ext2_inode_info *old_dir, const char *old_name,
 	return ext2_delete_entry(old_dir, old_name);
 }
 
-int ext2_rename(struct ext2_inode_info *old_dir, const char *old_name,
-		struct ext2_inode_info *new_dir, const char *new_name)
+static int rename_locked(struct ext2_inode_info *old_dir, const char *old_name,
+			 struct ext2_inode_info *new_dir, const char *new_name)
 {
 	struct ext2_inode_info *src, *target = NULL;
 	uint32_t ino;
@@ -398,6 +448,8 @@ int ext2_rename(struct ext2_inode_info *old_dir, const char *old_name,
 		return -EINVAL;
 	if (!EXT2_S_ISDIR(new_dir->i_raw.i_mode))
 		return -ENOTDIR;
+	if (new_dir->i_raw.i_links_count == 0)
+		return -ENOENT;
 	err = ext2_check_name(new_name);
 	if (err)
 		return err;
@@ -427,5 +479,90 @@ int ext2_rename(struct ext2_inode_info *old_dir, const char *old_name,
 		ext2_iput(target);
 out:
 	ext2_iput(src);
+	return err;
+}
+
+/* ---- the calls, each with the filesystem's names locked ---------------- */
+
+int ext2_create(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t *ino)
+{
+	int err;
+
+	lock_names(dir->i_sb);
+	err = create_locked(dir, name, mode, ino);
+	unlock_names(dir->i_sb);
+	return err;
+}
+
+int ext2_mknod(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t rdev,
+	       uint32_t *ino)
+{
+	int err;
+
+	lock_names(dir->i_sb);
+	err = mknod_locked(dir, name, mode, rdev, ino);
+	unlock_names(dir->i_sb);
+	return err;
+}
+
+int ext2_symlink(struct ext2_inode_info *dir, const char *name, const char *target,
+		 uint32_t *ino)
+{
+	int err;
+
+	lock_names(dir->i_sb);
+	err = symlink_locked(dir, name, target, ino);
+	unlock_names(dir->i_sb);
+	return err;
+}
+
+int ext2_link(struct ext2_inode_info *dir, const char *name, struct ext2_inode_info *inode)
+{
+	int err;
+
+	lock_names(dir->i_sb);
+	err = link_locked(dir, name, inode);
+	unlock_names(dir->i_sb);
+	return err;
+}
+
+int ext2_unlink(struct ext2_inode_info *dir, const char *name)
+{
+	int err;
+
+	lock_names(dir->i_sb);
+	err = unlink_locked(dir, name);
+	unlock_names(dir->i_sb);
+	return err;
+}
+
+int ext2_mkdir(struct ext2_inode_info *dir, const char *name, unsigned int mode, uint32_t *ino)
+{
+	int err;
+
+	lock_names(dir->i_sb);
+	err = mkdir_locked(dir, name, mode, ino);
+	unlock_names(dir->i_sb);
+	return err;
+}
+
+int ext2_rmdir(struct ext2_inode_info *dir, const char *name)
+{
+	int err;
+
+	lock_names(dir->i_sb);
+	err = rmdir_locked(dir, name);
+	unlock_names(dir->i_sb);
+	return err;
+}
+
+int ext2_rename(struct ext2_inode_info *old_dir, const char *old_name,
+		struct ext2_inode_info *new_dir, const char *new_name)
+{
+	int err;
+
+	lock_names(old_dir->i_sb);
+	err = rename_locked(old_dir, old_name, new_dir, new_name);
+	unlock_names(old_dir->i_sb);
 	return err;
 }

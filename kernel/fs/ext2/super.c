@@ -270,21 +270,47 @@ fail:
 	return NULL;
 }
 
-int ext2_sync(struct ext2_sb_info *sbi)
+/* The first inode from pos on (a position in s_inodes) not being freed,
+ * referenced, or NULL. */
+static struct ext2_inode_info *hold_next(struct ext2_sb_info *sbi, struct list_head *pos)
 {
 	struct ext2_inode_info *inode;
+
+	for (; pos != &sbi->s_inodes; pos = pos->next) {
+		inode = list_entry(pos, struct ext2_inode_info, i_list);
+		if (!inode->i_freeing) {
+			inode->i_count++;
+			return inode;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Writing an inode's pages and the inode sleeps, and another process may
+ * put the inode, or the next one, meanwhile.  So the walk holds the inode
+ * it writes, and holds the next before it lets go of the current one (a
+ * put that was the last writes or frees the inode, and sleeps).  Inodes
+ * added meanwhile go to the head of the list and are left for the next
+ * sync.
+ */
+int ext2_sync(struct ext2_sb_info *sbi)
+{
+	struct ext2_inode_info *inode, *next;
 	int err = 0, e;
 
 	/* File data first: writing it back may allocate blocks and so change
 	 * inodes and bitmaps, and it must land after any stale buffer of a
 	 * block that was metadata before (ext2_writeback_pages). */
-	list_for_each_entry(inode, &sbi->s_inodes, i_list) {
+	for (inode = hold_next(sbi, sbi->s_inodes.next); inode; inode = next) {
 		e = ext2_writeback_pages(inode);
 		if (e && !err)
 			err = e;
 		e = ext2_write_inode(inode);
 		if (e && !err)
 			err = e;
+		next = hold_next(sbi, inode->i_list.next);
+		ext2_iput(inode);
 	}
 	e = sync_blockdev(sbi->s_bdev);
 	return err ? err : e;
