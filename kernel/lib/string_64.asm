@@ -145,27 +145,9 @@ memset:
 ; void clear_page(void *page): zero one 4 KiB page (page-aligned).
 global clear_page
 clear_page:
-	xor eax, eax
-	cmp byte [rel x86_fast_strings], 0
-	jne .fast
-	mov ecx, 4096 / 64
-.block:
-	mov [rdi], rax
-	mov [rdi + 8], rax
-	mov [rdi + 16], rax
-	mov [rdi + 24], rax
-	mov [rdi + 32], rax
-	mov [rdi + 40], rax
-	mov [rdi + 48], rax
-	mov [rdi + 56], rax
-	lea rdi, [rdi + 64]
-	dec ecx
-	jnz .block
-	ret
-.fast:
-	mov ecx, 4096
-	rep stosb
-	ret
+	xor esi, esi
+	mov edx, 4096
+	jmp memset
 
 ; void copy_page(void *to, void *from): copy one 4 KiB page (page-aligned).
 global copy_page
