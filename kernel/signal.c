@@ -433,10 +433,11 @@ static __noreturn void sig_kill(int sig, const siginfo_t *info, const struct pt_
 {
 	struct task_struct *t = current;
 
-	if (sig_in(sig, SYNCHRONOUS_MASK))
+	/* Only a fault's signal gets the line: one sent with kill() says
+	 * nothing, as on Linux. */
+	if (sig_from_fault(sig, info))
 		printk(KERN_ERR "%s[%d]: killed by %s at 0x%lx, rip 0x%lx\n",
-		       t->comm, t->pid, fault_signal_names[sig],
-		       sig_from_fault(sig, info) ? (unsigned long)info->si_addr : 0ul,
+		       t->comm, t->pid, fault_signal_names[sig], (unsigned long)info->si_addr,
 		       (unsigned long)regs->rip);
 	do_exit(sig);
 }

@@ -30,7 +30,9 @@
  *
  * with "at 0xLO..0xHI" where only a range is known, and the QEMU case
  * user_tests_bios (tests/qemu/cases.py) finds exactly one such kernel
- * line for each.  The faulting instructions are written in assembly
+ * line for each, and none for any other process of this program.  So a
+ * child killed by kill(pid, SIGSEGV), which no fault caused, gets no line
+ * (Linux prints nothing for it either); it must just die of SIGSEGV.  The faulting instructions are written in assembly
  * below, so their addresses are known exactly: the rip of each line is
  * the instruction's, and the address is the one it touched (for #UD and
  * #DE, Linux's si_addr, the instruction itself).  The stack overflow
@@ -263,6 +265,18 @@ int main(int argc, char **argv)
 
 	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
 		run_fault(&faults[i], comm);
+
+	pid = test_fork();
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	kill(pid, SIGSEGV);
+	test_wait(pid, &status, 0);
+	tap_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
+		  "a SIGSEGV sent with kill() kills too (and no fault line is printed)", "%s",
+		  test_status_str(status, buf, sizeof(buf)));
+	tap_note("sent SIGSEGV with kill() to faults[%d]: no console line expected", pid);
 
 	pid = test_fork();
 	if (pid == 0)
