@@ -272,6 +272,7 @@ long sys_sysinfo(struct sysinfo __user *info)
 		s.loads[i] = avenrun[i] << (SI_LOAD_SHIFT - FSHIFT);
 	s.totalram = totalram_pages * PAGE_SIZE;
 	s.freeram = global_page_state(NR_FREE_PAGES) * PAGE_SIZE;
+	s.sharedram = global_page_state(NR_SHMEM) * PAGE_SIZE;
 	s.bufferram = nr_blockdev_pages() * PAGE_SIZE;
 	s.procs = nr_threads;
 	s.mem_unit = 1;

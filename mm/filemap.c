@@ -330,6 +330,7 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping,
 	mapping->nrpages++;
 	inc_zone_page_state(page, NR_FILE_PAGES);
 	if (mapping_cap_swap_backed(mapping)) {
+		inc_zone_page_state(page, NR_SHMEM);
 		SetPageSwapBacked(page);
 		lru_cache_add_active_anon(page);
 	} else {
@@ -350,6 +351,8 @@ void remove_from_page_cache(struct page *page)
 	page->mapping = NULL;
 	mapping->nrpages--;
 	dec_zone_page_state(page, NR_FILE_PAGES);
+	if (mapping_cap_swap_backed(mapping))
+		dec_zone_page_state(page, NR_SHMEM);
 }
 
 /*

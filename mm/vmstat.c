@@ -44,6 +44,7 @@ const char *const vmstat_text[] = {
 	"nr_writeback",
 	"nr_slab_unreclaimable",
 	"nr_page_table_pages",
+	"nr_shmem",
 
 	/* enum vm_event_item */
 	"pgalloc_dma",

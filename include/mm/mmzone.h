@@ -59,6 +59,7 @@ enum zone_stat_item {
 	NR_WRITEBACK,			/* pages with PG_writeback */
 	NR_SLAB_UNRECLAIMABLE,
 	NR_PAGETABLE,
+	NR_SHMEM,			/* tmpfs pages in the page cache (mm/filemap.c) */
 	NR_VM_ZONE_STAT_ITEMS
 };
 

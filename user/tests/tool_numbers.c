@@ -48,7 +48,11 @@
  * COUNTER_SLACK_PAGES more on Pageturn: the stack and the buffers are
  * already touched), nr_anon_pages grows by that many and shrinks by as
  * many after munmap, and MemFree gets them back (within
- * COUNTER_SLACK_PAGES, for page tables).  Last, /proc/loadavg's
+ * COUNTER_SLACK_PAGES, for page tables).  Writing SHMEM_PAGES pages to
+ * a new file on /tmp (tmpfs) raises Shmem, vmstat's nr_shmem and
+ * sysinfo's sharedram by exactly that much on Pageturn, and the file
+ * stays while the tools run, so free's "shared" and top's "shrd" compare
+ * a value that is not 0.  Last, /proc/loadavg's
  * "running/total" (which top shows) must count the tasks in state R and
  * all the tasks at one moment.
  */
@@ -74,6 +78,7 @@
 #define TOOL_SLACK_PAGES	8
 #define COUNTER_SLACK_PAGES	8
 #define TOUCH_PAGES		256
+#define SHMEM_PAGES		64	/* written to a tmpfs file: Shmem grows by them */
 #define HOST_SLACK_PERCENT	5
 #define MAX_PROCS		1024
 #define CMD_MAX			2048
@@ -96,7 +101,7 @@ struct mem_sample {
 	/* /proc/meminfo, kB (SReclaimable and Shmem 0 when absent) */
 	long mem_total, mem_free, mem_available, buffers, cached, shmem, sreclaimable, anon_pages;
 	/* /proc/vmstat: pages, and the pgfault event */
-	long nr_free_pages, nr_anon_pages, pgfault;
+	long nr_free_pages, nr_anon_pages, nr_shmem, pgfault;
 	/* sysinfo(2), converted to kB */
 	long si_total, si_free, si_shared, si_buffer;
 	/* /proc/loadavg without its newline */
@@ -158,6 +163,7 @@ static void sample_memory(struct mem_sample *s)
 	s->anon_pages = proc_field(meminfo, "AnonPages");
 	s->nr_free_pages = proc_field(vmstat, "nr_free_pages");
 	s->nr_anon_pages = proc_field(vmstat, "nr_anon_pages");
+	s->nr_shmem = field_or_0(vmstat, "nr_shmem");
 	s->pgfault = proc_field(vmstat, "pgfault");
 	unit = si.mem_unit ? si.mem_unit : 1;
 	s->si_total = si.totalram * unit >> 10;
@@ -415,6 +421,8 @@ static void check_counters(const struct mem_sample *s)
 		  "%ld kB vs %ld kB", s->buffers, s->si_buffer);
 	tap_check(same(s->shmem, s->si_shared), "Shmem is sysinfo's sharedram",
 		  "%ld kB vs %ld kB", s->shmem, s->si_shared);
+	tap_check(same(s->shmem, s->nr_shmem * PAGE_KB), "Shmem is vmstat's nr_shmem",
+		  "%ld kB vs %ld pages", s->shmem, s->nr_shmem);
 	tap_check(same(s->anon_pages, s->nr_anon_pages * PAGE_KB), "AnonPages is vmstat's nr_anon_pages",
 		  "%ld kB vs %ld pages", s->anon_pages, s->nr_anon_pages);
 	tap_check(s->mem_free <= s->mem_total && s->mem_available <= s->mem_total,
@@ -483,6 +491,42 @@ static void check_vmstat_deltas(void)
 		  TOUCH_PAGES);
 	tap_check(labs(freed - TOUCH_PAGES) <= COUNTER_SLACK_PAGES,
 		  "MemFree gets them back after munmap", "+%ld pages for %d", freed, TOUCH_PAGES);
+}
+
+/*
+ * A tmpfs file of SHMEM_PAGES pages: Shmem, nr_shmem and sharedram grow
+ * by it.  The file is left for the tools to see; main removes it.
+ */
+static void make_shmem_file(char *path)
+{
+	static char page[4096];
+	struct mem_sample s0, s1;
+	long grew, nr, shared;
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		tap_bail("mkstemp %s: %s", path, strerror(errno));
+	memset(page, 's', sizeof(page));
+	sample_memory(&s0);
+	for (int i = 0; i < SHMEM_PAGES; i++)
+		if (write_all(fd, page, sizeof(page)) != (ssize_t)sizeof(page))
+			tap_bail("write %s: %s", path, strerror(errno));
+	close(fd);
+	sample_memory(&s1);
+	grew = s1.shmem - s0.shmem;
+	nr = s1.nr_shmem - s0.nr_shmem;
+	shared = s1.si_shared - s0.si_shared;
+	tap_note("%d pages written to %s: Shmem +%ld kB, nr_shmem +%ld, sharedram +%ld kB",
+		 SHMEM_PAGES, path, grew, nr, shared);
+	if (!quiet) {
+		tap_skip("Shmem, nr_shmem and sharedram grow by a tmpfs file's pages",
+			 "not a quiet system (and /tmp may not be tmpfs)");
+		return;
+	}
+	tap_check(grew == SHMEM_PAGES * PAGE_KB && nr == SHMEM_PAGES &&
+		  shared == SHMEM_PAGES * PAGE_KB,
+		  "Shmem, nr_shmem and sharedram grow by a tmpfs file's pages",
+		  "+%ld kB, +%ld pages, +%ld kB for %d pages", grew, nr, shared, SHMEM_PAGES);
 }
 
 /* free: the Mem: line against the sample taken while free was blocked. */
@@ -974,6 +1018,7 @@ int main(void)
 	struct utsname u;
 	struct mem_sample s;
 	static struct proc_table warm;
+	char shmem_path[] = "/tmp/tool_numbers.XXXXXX";
 
 	if (uname(&u) < 0)
 		tap_bail("uname: %s", strerror(errno));
@@ -995,8 +1040,10 @@ int main(void)
 	sample_memory(&s);
 	check_counters(&s);
 	check_vmstat_deltas();
+	make_shmem_file(shmem_path);
 	if (access(BUSYBOX, X_OK) < 0) {
 		tap_skip("free, ps and top against the kernel's counters", "no " BUSYBOX);
+		unlink(shmem_path);
 		return tap_done();
 	}
 	check_free();
@@ -1004,5 +1051,6 @@ int main(void)
 	check_ps_columns();
 	check_top();
 	check_runnable();
+	unlink(shmem_path);
 	return tap_done();
 }

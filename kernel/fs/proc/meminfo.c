@@ -14,7 +14,9 @@
  *   MemFree           NR_FREE_PAGES
  *   MemAvailable      Linux's si_mem_available(): free pages above the
  *                     reserves, plus the file LRU pages less what reclaim
- *                     would leave (half, at most the low watermarks)
+ *                     would leave (half, at most the low watermarks);
+ *                     tmpfs pages are on the anon lists, so not counted:
+ *                     without swap nothing can reclaim them
  *   Buffers           the buffer cache's pages (nr_blockdev_pages); they
  *                     are not page-cache pages here, so Cached keeps them
  *   Cached            NR_FILE_PAGES (tmpfs pages included, as on Linux)
@@ -22,7 +24,7 @@
  *   Mlocked           0: no page is marked PG_mlocked yet
  *   Dirty, Writeback  NR_FILE_DIRTY, NR_WRITEBACK
  *   AnonPages, Mapped NR_ANON_PAGES, NR_FILE_MAPPED
- *   Shmem             0: tmpfs pages are not counted apart (no NR_SHMEM)
+ *   Shmem             NR_SHMEM: tmpfs pages in the page cache
  *   Slab, SUnreclaim  NR_SLAB_UNRECLAIMABLE (all of the slab)
  *   KernelStack       a THREAD_SIZE block for every task (nr_threads)
  *   PageTables        NR_PAGETABLE
@@ -124,7 +126,7 @@ void meminfo_proc_show(struct seq_file *m)
 	show_val_kb(m, "Writeback:", global_page_state(NR_WRITEBACK));
 	show_val_kb(m, "AnonPages:", global_page_state(NR_ANON_PAGES));
 	show_val_kb(m, "Mapped:", global_page_state(NR_FILE_MAPPED));
-	show_val_kb(m, "Shmem:", 0);
+	show_val_kb(m, "Shmem:", global_page_state(NR_SHMEM));
 	show_val_kb(m, "KReclaimable:", 0);
 	show_val_kb(m, "Slab:", global_page_state(NR_SLAB_UNRECLAIMABLE));
 	show_val_kb(m, "SReclaimable:", 0);
