@@ -529,6 +529,24 @@ static void make_shmem_file(char *path)
 		  "+%ld kB, +%ld pages, +%ld kB for %d pages", grew, nr, shared, SHMEM_PAGES);
 }
 
+/* Removing make_shmem_file's file gives its pages back to Shmem. */
+static void check_shmem_freed(const char *path)
+{
+	struct mem_sample s0, s1;
+
+	sample_memory(&s0);
+	unlink(path);
+	sample_memory(&s1);
+	if (quiet)
+		tap_check(s0.shmem - s1.shmem == SHMEM_PAGES * PAGE_KB &&
+			  s0.nr_shmem - s1.nr_shmem == SHMEM_PAGES,
+			  "Shmem and nr_shmem drop by the file's pages when it is removed",
+			  "-%ld kB, -%ld pages", s0.shmem - s1.shmem, s0.nr_shmem - s1.nr_shmem);
+	else
+		tap_skip("Shmem and nr_shmem drop by the file's pages when it is removed",
+			 "not a quiet system");
+}
+
 /* free: the Mem: line against the sample taken while free was blocked. */
 static void check_free(void)
 {
@@ -1051,6 +1069,6 @@ int main(void)
 	check_ps_columns();
 	check_top();
 	check_runnable();
-	unlink(shmem_path);
+	check_shmem_freed(shmem_path);
 	return tap_done();
 }
