@@ -82,6 +82,13 @@ $(B)/%.o: %.asm $(B)/kflags.txt
 	@mkdir -p $(dir $@)
 	$(NASM) $(KNASMFLAGS) -MD $(B)/$*.d -MP $< -o $@
 
+# The boot code mixes 32- and 64-bit code, whose DWARF line tables from
+# NASM make gdb report internal errors in every backtrace: it gets its
+# symbols only.
+$(B)/boot/%.o: boot/%.asm $(B)/kflags.txt
+	@mkdir -p $(dir $@)
+	$(NASM) $(filter-out -g -F dwarf,$(KNASMFLAGS)) -MD $(B)/boot/$*.d -MP $< -o $@
+
 $(B)/kernel/main.o: $(B)/include/generated/version.h
 $(B)/kernel/tests/rootfs_test.o: $(B)/include/generated/rootfs.h
 $(B)/kernel/sys.o: $(B)/include/generated/version.h
@@ -149,7 +156,10 @@ run-gui: iso
 	$(QEMU_RUN) --mode gui
 
 debug: iso $(B)/gdbinit
-	@echo "QEMU is halted with a gdb stub on :1234. In another terminal: gdb -x $(B)/gdbinit"
+	@echo "QEMU is halted at reset with a gdb stub on localhost:1234."
+	@echo "In another terminal: gdb -x $(B)/gdbinit   (loads the symbols and attaches)"
+	@echo "Then, for example: hbreak kmain, continue, bt; useful breakpoints: panic, die (an oops),"
+	@echo "do_page_fault, handle_mm_fault, schedule, sys_execve. Use hbreak before paging is on."
 	@echo "Quit QEMU with Ctrl-A then X."
 	$(QEMU_RUN) --mode serial --gdb
 

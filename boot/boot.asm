@@ -223,6 +223,8 @@ higher_half_entry:
 
 	mov rsp, boot_stack_top
 	xor ebp, ebp
+	push rbp			; a return address of 0, so backtraces
+	push rbp			; end here (twice: kmain gets an ABI-aligned stack)
 	mov edi, [boot_mb_magic]
 	mov esi, [boot_mb_info]
 	call kmain

@@ -13,6 +13,7 @@ import hashlib
 import os
 import re
 import shutil
+import socket
 import struct
 import subprocess
 import time
@@ -151,6 +152,47 @@ def sector_pattern(sector):
     """The 512 bytes kernel/tests/block_test.c writes to a sector."""
     return struct.pack("<64Q", *((((sector + 1) * PATTERN_MULT) & (2**64 - 1)) ^ w
                                  for w in range(64)))
+
+
+def gdb_backtrace_case(build):
+    """make debug's gdb: QEMU halted with a gdb stub, gdb loads
+    build/kernel.elf, a hardware breakpoint on trap_init is hit, and the
+    backtrace reads trap_init <- kmain <- higher_half_entry and ends
+    there (on the return address 0 the boot code pushed), with no
+    complaint about the boot code's debug information;
+    then gdb detaches and the boot goes on to its test."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    gdb_out = []
+
+    def attach():
+        out = subprocess.run(
+            ["gdb", "-batch", "-nx", "-ex", "set confirm off",
+             "-ex", "set architecture i386:x86-64",
+             "-ex", "file " + os.path.join(build, "kernel.elf"),
+             "-ex", "target remote 127.0.0.1:%d" % port, "-ex", "hbreak trap_init",
+             "-ex", "continue", "-ex", "bt", "-ex", "detach"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+        gdb_out.append(out.stdout)
+        return []
+
+    def check(session):
+        out = "".join(gdb_out)
+        frames = re.findall(r"^#\d+\s+(?:(0x[0-9a-f]+) in )?(\S+) \(", out, re.M)
+        names = [name if name != "??" else "?? at " + pc for pc, name in frames]
+        problems = []
+        # The boot code's return address 0 shows as one last frame.
+        if names != ["trap_init", "kmain", "higher_half_entry", "?? at 0x0000000000000000"]:
+            problems.append("gdb's backtrace is %s, not trap_init <- kmain <- "
+                            "higher_half_entry <- 0:\n%s" % (names, out))
+        if re.search(r"error|warning", out, re.I):
+            problems.append("gdb complained:\n%s" % out)
+        return problems
+
+    return QemuCase("gdb_backtrace_bios", "test=boot", timeout=120,
+                    qemu_args=["-S", "-gdb", "tcp:127.0.0.1:%d" % port], script=attach,
+                    expect=[r"^ok 1 boot$"], check=check)
 
 
 def virtio_blk_case(build, firmware):
@@ -635,6 +677,7 @@ def cases(build):
                  expect=[r"Pageturn: this CPU does not support 64-bit long mode"],
                  on_line=[(r"does not support 64-bit long mode", lambda s: s.stop())]),
         virtio_blk_case(build, "bios"),
+        gdb_backtrace_case(build),
         ext2_virtio_case(build, 1024),
         ext2_virtio_case(build, 4096),
         virtio_blk_case(build, "uefi"),
