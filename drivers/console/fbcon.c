@@ -8,17 +8,25 @@
  * of and below the grid stay black.  A cell's colours come from its PC
  * attribute byte (include/drivers/vt.h) through the 16 colours of the VGA
  * text palette; text is light grey on black unless a program asks for
- * colours.  No cursor is drawn, so a screenshot holds exactly the glyphs
- * written.
+ * colours.
+ *
+ * The cursor is an underline, as Linux's console draws it by default:
+ * the bottom CURSOR_LINES pixel lines of the cursor's cell, inverted
+ * (XOR with the grey-on-black difference, so drawing it twice removes
+ * it).  It is taken off before each write and put back after it where
+ * the vt left the cursor, unless a program hid it (DECTCEM, ESC [ ? 25 l):
+ * nothing draws on the screen between, so whatever the write drew or
+ * scrolled never mixes with an inverted line.
  *
  * Pixels are 32, 24 or 16 bits, little-endian, with red, green and blue
  * at the bit positions and sizes the bootloader reports (mb2_parse() has
  * checked that each field lies inside the pixel).
  *
  * State: the framebuffer mapping and geometry, the font, the palette's
- * 16 pixel values; the grid, the cursor and the colours are a struct vt
- * (drivers/console/vt.c interprets the text).
+ * 16 pixel values, where the cursor is drawn; the grid, the cursor and
+ * the colours are a struct vt (drivers/console/vt.c interprets the text).
  */
+#include <asm/cpu.h>
 #include <drivers/console.h>
 #include <drivers/psf.h>
 #include <drivers/vt.h>
@@ -28,6 +36,9 @@
 #include <uapi/errno.h>
 
 #define NR_COLOURS	16
+/* Pixel lines of the underline cursor (Linux's: 1 for fonts under 10
+ * lines, else 2). */
+#define CURSOR_LINES(font_height)	((font_height) < 10 ? 1u : 2u)
 
 /* The VGA text palette, indexed by PC colour number (1 blue, 4 red, 8-15
  * bright): red, green, blue. */
@@ -44,6 +55,8 @@ static struct {
 	uint32_t width, height;	/* pixels */
 	unsigned int bytes_pp;	/* bytes per pixel: 2, 3 or 4 */
 	uint32_t palette[NR_COLOURS];	/* pixel values */
+	bool cursor_drawn;		/* the underline is on the screen, at: */
+	unsigned int cursor_col, cursor_row;
 } fb;
 
 static struct psf_font font;
@@ -193,16 +206,58 @@ static void fbcon_bmove(struct vt *v, unsigned int scol, unsigned int srow,
 	}
 }
 
+/* Invert the underline of cell (col, row): draws the cursor, or takes it
+ * away again. */
+static void fbcon_invert_cursor(unsigned int col, unsigned int row)
+{
+	uint32_t mask = fb.palette[7] ^ fb.palette[0];
+	unsigned int lines = CURSOR_LINES(font.height);
+	unsigned int y = (row + 1) * font.height - lines, x, i;
+
+	for (; lines; lines--, y++) {
+		uint8_t *dst = fb_pixel(col * font.width, y);
+
+		for (x = 0; x < font.width; x++) {
+			switch (fb.bytes_pp) {
+			case 4:
+				((uint32_t *)dst)[x] ^= mask;
+				break;
+			case 3:
+				for (i = 0; i < 3; i++)
+					dst[3 * x + i] ^= (mask >> (8 * i)) & 0xff;
+				break;
+			case 2:
+				((uint16_t *)dst)[x] ^= (uint16_t)mask;
+				break;
+			}
+		}
+	}
+}
+
 static const struct vt_ops fbcon_vt_ops = {
 	.putc = fbcon_putc,
 	.clear = fbcon_clear,
 	.bmove = fbcon_bmove,
 };
 
+/* Write through the vt, with the cursor off the screen meanwhile;
+ * interrupts off, so a printk from an interrupt handler cannot draw in
+ * the middle (the TTY writes with them on). */
 static void fbcon_write(struct console *con, const char *s, size_t len)
 {
+	uint64_t flags = local_irq_save();
+
 	(void)con;
+	if (fb.cursor_drawn)
+		fbcon_invert_cursor(fb.cursor_col, fb.cursor_row);
 	vt_write(&vt, s, len);
+	fb.cursor_drawn = vt.cursor_visible;
+	if (fb.cursor_drawn) {
+		fb.cursor_col = vt.col;
+		fb.cursor_row = vt.row;
+		fbcon_invert_cursor(fb.cursor_col, fb.cursor_row);
+	}
+	local_irq_restore(flags);
 }
 
 static struct console fbcon_console = {

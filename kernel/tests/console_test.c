@@ -4,7 +4,9 @@
  * screen has (so it scrolls) and then a known line, and waits.  The known
  * line is written with escape sequences in it (a colour, a cursor move
  * back over "XXX" and an erase to the end of the line), so it reads right
- * only on a screen that interprets them as a terminal does.  The host
+ * only on a screen that interprets them as a terminal does; the cursor
+ * is hidden (DECTCEM, ESC [ ? 25 l) while the host looks, so none may
+ * show, and shown again afterwards.  The host
  * looks at the screen (a QMP screendump of the framebuffer compared with
  * glyphs of the same PSF font, or a dump of VGA text memory) and sends a
  * byte on COM1.  See tests/qemu/cases.py.
@@ -41,8 +43,10 @@ KTEST_INTERACTIVE(console, screen_pattern)
 		printk(KERN_INFO "scroll %02d\n", i);
 	printk(KERN_INFO "SCREEN-PATTERN The quick \033[1;32mbrown\033[m XXX\033[3D\033[K"
 	       "fox 0123456789 #$%%&*+-=?@[]{}\n");
-	printk(KERN_INFO "ktest: waiting for the host to look at the screen (send a byte on COM1)\n");
+	printk(KERN_INFO "\033[?25lktest: waiting for the host to look at the screen "
+	       "(send a byte on COM1)\n");
 	while (c < 0 && ktime_get_ns() < deadline)
 		c = serial_getc_nowait();
+	printk(KERN_INFO "\033[?25hktest: the host has looked\n");
 	KTEST_EXPECT(t, c >= 0);
 }

@@ -93,7 +93,8 @@ def screen_problems(found):
 
 def fb_screen_case(build, name, medium="cdrom"):
     """UEFI: a screendump of the framebuffer console, compared pixel by
-    pixel with glyphs rendered from the kernel's own PSF font."""
+    pixel with glyphs rendered from the kernel's own PSF font; the test
+    hid the cursor (DECTCEM), so none may show."""
     def grab(session):
         session.screendump("screen.png")
         session.send_serial(b"\n")
@@ -105,6 +106,9 @@ def fb_screen_case(build, name, medium="cdrom"):
         with open(os.path.join(build, "font.psf"), "rb") as f:
             font = psf.Font(f.read())
         problems = screen_problems(lambda text: fbcheck.find_text(png, font, text) is not None)
+        cursors = fbcheck.Screenshot(png, font).cursors
+        if cursors:
+            problems.append("a cursor shows at %s (col, row) after ESC [ ? 25 l hid it" % cursors)
         return ["%s: %s" % (png, p) for p in problems]
 
     return QemuCase(name, "test=console,console.screen_pattern", firmware="uefi",
@@ -549,13 +553,15 @@ SCREEN_OUTPUT = "SCREEN-42"
 SCREEN_WAIT = 10
 
 
-def shell_screen_problems(session, nr_rows, line_is):
+def shell_screen_problems(session, nr_rows, line_is, cursors=None):
     """The screen must show the shell as the serial console does: the
     prompt line with SCREEN_COMMAND (taken from the serial console, its
     escape sequences cleaned), under it SCREEN_OUTPUT, under that the next
     prompt, each row holding that text alone, so that no byte of an escape
     sequence the shell wrote (its cursor query after each prompt, say) was
-    drawn.  line_is(row, text): does row show exactly text and then blanks?"""
+    drawn.  line_is(row, text): does row show exactly text and then blanks?
+    cursors, when given, lists the cells that show a cursor: exactly one,
+    right after the next prompt."""
     prompt_line = next((l for l in reversed(session.lines) if l.endswith("# " + SCREEN_COMMAND)),
                        None)
     if prompt_line is None:
@@ -572,6 +578,9 @@ def shell_screen_problems(session, nr_rows, line_is):
     if row + 2 >= nr_rows or not line_is(row + 2, prompt):
         problems.append("the row under %r does not show the next prompt %r alone"
                         % (SCREEN_OUTPUT, prompt))
+    if cursors is not None and cursors != [(len(prompt), row + 2)]:
+        problems.append("the cursor shows at %s (col, row), not only right after the prompt "
+                        "at %s" % (cursors, (len(prompt), row + 2)))
     return problems
 
 
@@ -619,7 +628,8 @@ def user_screen_vga_case():
 
 def user_screen_fbcon_case(build):
     """UEFI: the shell on the framebuffer console, a screendump compared
-    cell by cell with glyphs rendered from the kernel's own PSF font."""
+    cell by cell with glyphs rendered from the kernel's own PSF font; the
+    underline cursor waits right after the last prompt, and nowhere else."""
     def save(session):
         session.screendump("screen.png")
 
@@ -629,7 +639,8 @@ def user_screen_fbcon_case(build):
             return ["no screendump was taken"]
         with open(os.path.join(build, "font.psf"), "rb") as f:
             shot = fbcheck.Screenshot(png, psf.Font(f.read()))
-        return ["%s: %s" % (png, p) for p in shell_screen_problems(session, shot.rows, shot.line_is)]
+        return ["%s: %s" % (png, p)
+                for p in shell_screen_problems(session, shot.rows, shot.line_is, shot.cursors)]
 
     return user_screen_case("user_screen_fbcon_uefi", "uefi", save, problems, timeout=180)
 

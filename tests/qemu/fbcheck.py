@@ -46,14 +46,37 @@ def lit_fraction(png_path):
     return sum(sum(r) for r in lit) / float(w * h)
 
 
+def cursor_lines(font):
+    """Pixel lines of fbcon's underline cursor (drivers/console/fbcon.c)."""
+    return 1 if font.height < 10 else 2
+
+
 class Screenshot:
     """A screenshot of the framebuffer console read as a grid of character
-    cells (cols x rows), its pixels sorted into lit and unlit once."""
+    cells (cols x rows), its pixels sorted into lit and unlit once.
+
+    fbcon draws its cursor by inverting the bottom lines of a cell, which
+    no glyph of the font lights whole: cursors lists the cells whose
+    bottom cursor_lines(font) lines are lit from edge to edge, a cursor
+    over a blank cell, and those lines are read as unlit again, so the
+    cell reads as blank.  (Over a glyph with pixels in those lines the
+    cursor shows as their inverse and is not recognised.)"""
 
     def __init__(self, png_path, font):
         self.font = font
         w, h, self.lit = _lit_grid(Image.open(png_path))
         self.cols, self.rows = w // font.width, h // font.height
+        self.cursors = []
+        n = cursor_lines(font)
+        for row in range(self.rows):
+            ys = range((row + 1) * font.height - n, (row + 1) * font.height)
+            for col in range(self.cols):
+                xs = range(col * font.width, (col + 1) * font.width)
+                if all(self.lit[y][x] for y in ys for x in xs):
+                    self.cursors.append((col, row))
+                    for y in ys:
+                        for x in xs:
+                            self.lit[y][x] = False
 
     def shows_at(self, text, col, row):
         """Is text drawn with its first character in cell (col, row)?"""
