@@ -214,6 +214,7 @@ UNIT_CFLAGS_string   := -no-pie
 $(B)/unit/%.host.o: kernel/lib/%.asm
 	@mkdir -p $(dir $@)
 	$(NASM) -f elf64 --gprefix host_ -Iinclude/ $< -o $@
+.PRECIOUS: $(B)/unit/%.host.o
 # The kernel's formatter must not interpose on the host libc's (cmocka uses it).
 UNIT_CFLAGS_vsprintf := -Dvsnprintf=kernel_vsnprintf -Dsnprintf=kernel_snprintf
 
