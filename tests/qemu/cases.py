@@ -177,7 +177,8 @@ def gdb_backtrace_case(build):
              "-ex", "file " + os.path.join(build, "kernel.elf"),
              "-ex", "target remote 127.0.0.1:%d" % port, "-ex", "hbreak trap_init",
              "-ex", "continue", "-ex", "bt", "-ex", "detach"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, timeout=60)
         gdb_out.append(out.stdout)
         return []
 
