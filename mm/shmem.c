@@ -47,11 +47,15 @@
  * Directories have nlink 2 plus one per subdirectory and a bogus size of
  * 20 bytes per entry (Linux's BOGO_DIRENT_SIZE).  A directory holds a
  * reference to its parent (its ".."), as a Linux dentry holds its
- * d_parent, dropped when the directory is evicted or moved: so a
- * directory removed while open, whose parent was removed after it, still
- * points at a live inode.  The VFS never asks anything of a removed
- * directory (IS_DEADDIR: no lookup, no create, no readdir), nor moves a
- * directory under itself.
+ * d_parent, moved with it by rename.  The reference goes when the
+ * directory is removed (rmdir, or a rename over it): the VFS never asks
+ * anything of a removed directory (IS_DEADDIR: no lookup, no "..", no
+ * create, no readdir), so a dead directory's parent pointer is itself.
+ * Dropping it then, not at eviction, matters: a chain of removed
+ * directories each held only by its child's reference would otherwise be
+ * freed by iput calling iput, one stack frame per level, until the
+ * kernel stack overflows.  Nor does the VFS move a directory under
+ * itself.
  *
  * The other kinds of inode.  A hard link is one more entry holding the
  * same inode, whose i_nlink counts its entries (a directory gets none:
@@ -522,11 +526,31 @@ static int shmem_unlink(struct inode *dir, const char *name, struct inode *victi
 	return 0;
 }
 
+/*
+ * A directory dies (rmdir, or a rename replaced it): it lets its parent
+ * go and points at itself (see the top of the file).  The caller holds
+ * both.
+ */
+static void shmem_dir_dies(struct inode *dir)
+{
+	struct shmem_inode_info *info = SHMEM_I(dir);
+
+	if (info->parent != dir) {
+		iput(info->parent);
+		info->parent = dir;
+	}
+}
+
 static int shmem_rmdir(struct inode *dir, const char *name, struct inode *victim)
 {
+	int err;
+
 	if (!list_empty(&SHMEM_I(victim)->entries))
 		return -ENOTEMPTY;
-	return shmem_unlink(dir, name, victim);
+	err = shmem_unlink(dir, name, victim);
+	if (!err)
+		shmem_dir_dies(victim);
+	return err;
 }
 
 /*
@@ -549,6 +573,8 @@ static int shmem_rename(struct inode *old_dir, const char *old_name, struct inod
 	if (target) {
 		/* The entry now names src; the link to target goes. */
 		shmem_drop_nlink(new_dir, target);
+		if (S_ISDIR(target->i_mode))
+			shmem_dir_dies(target);
 		ihold(src);
 		new_de->inode = src;
 		iput(target);

@@ -61,7 +61,8 @@
  *                               rename both, the ancestor first, else
  *                               old_dir first (lock_rename)
  *       victim->i_mutex         the child: rmdir's and unlink's victim,
- *                               rename's target, link's source inode
+ *                               link's source inode, rename's source and
+ *                               target (both: in address order)
  *
  * so a task only ever waits for a lock below the ones it holds: parents
  * before children, directories before the non-directories in them.  A
@@ -74,9 +75,12 @@
  *   link                      the new parent, then the source inode
  *   unlink, rmdir             the parent, then the victim; rmdir sets
  *                             S_DEAD on it after the filesystem removed it
- *   rename                    lock_rename, then the target if any, marked
- *                             S_DEAD when it is a directory
+ *   rename                    lock_rename, then the source and the target
+ *                             if any (lock_two_children), checked for
+ *                             mounts under them; a directory target is
+ *                             marked S_DEAD
  *   getdents64, d_path        the directory read (vfs_readdir)
+ *   write, truncate           a regular file alone (read_write.c, open.c)
  *
  * A lock is taken after a sleep may already have changed things (the
  * walk slept, mutex_lock slept), so every pointer held across a possible
@@ -655,8 +659,10 @@ int vfs_unlink(const char *path)
 }
 
 /* The deepest tree a rename's ancestor walk climbs before it calls the
- * ".." entries a loop (only a corrupt filesystem has one). */
-#define MAX_DIR_DEPTH	(PATH_MAX / 2)
+ * ".." entries a loop (only a corrupt filesystem has one).  Relative
+ * mkdir and chdir build trees far deeper than PATH_MAX allows a path to
+ * name, so the bound is a count of directories no real tree reaches. */
+#define MAX_DIR_DEPTH	(1 << 20)
 
 /*
  * Called with dir's super_block's s_vfs_rename_mutex held, so no
@@ -689,6 +695,7 @@ static int find_ancestor(struct inode *dir, struct inode *ancestor, struct inode
 		}
 		iput(cur);
 		cur = up;
+		cond_resched();
 	}
 	iput(cur);
 	return -EIO;
@@ -768,10 +775,36 @@ static int may_rename(struct inode *src, bool src_slash, struct inode *target, b
 }
 
 /*
+ * Lock rename's source and its target (NULL: none), two children of the
+ * locked parents, in address order: the only place two such locks are
+ * held, so no other order can meet it.
+ */
+static void lock_two_children(struct inode *a, struct inode *b)
+{
+	if (b && b < a) {
+		struct inode *t = a;
+
+		a = b;
+		b = t;
+	}
+	mutex_lock(&a->i_mutex);
+	if (b)
+		mutex_lock(&b->i_mutex);
+}
+
+static void unlock_two_children(struct inode *a, struct inode *b)
+{
+	if (b)
+		mutex_unlock(&b->i_mutex);
+	mutex_unlock(&a->i_mutex);
+}
+
+/*
  * Called with both parents locked (lock_rename) and trap as it gave it.
  * Move old_name in old_dir to new_name in new_dir (Linux's vfs_rename):
- * both names are looked up here, under the locks; the target's i_mutex
- * is held around the filesystem's rename, and a directory it replaced is
+ * both names are looked up here, under the locks; the source's and the
+ * target's i_mutex are held around the checks of them (a mount point,
+ * the types) and the filesystem's rename, and a directory it replaced is
  * marked dead under it.
  */
 static int rename_locked(struct inode *old_dir, const char *old_name, bool old_slash,
@@ -799,23 +832,26 @@ static int rename_locked(struct inode *old_dir, const char *old_name, bool old_s
 		err = -EINVAL;
 	else if (target && (target == trap || target == old_dir || target == new_dir))
 		err = -ENOTEMPTY;
-	else
-		err = may_rename(src, old_slash, target, new_slash);
 	if (!err && src != target) {
 		err = may_write(old_dir);
 		if (!err)
 			err = target ? may_write(new_dir) : may_create(new_dir);
-		if (!err && target)
-			mutex_lock(&target->i_mutex);
 		if (!err) {
-			err = old_dir->i_op->rename ?
-			      old_dir->i_op->rename(old_dir, old_name, src, new_dir, new_name, target) :
-			      -EPERM;
+			lock_two_children(src, target);
+			/* Under their locks: a mount on either (which holds the
+			 * mount point's i_mutex until it is marked) is done or
+			 * not begun. */
+			err = may_rename(src, old_slash, target, new_slash);
+			if (!err)
+				err = old_dir->i_op->rename ?
+				      old_dir->i_op->rename(old_dir, old_name, src, new_dir, new_name,
+							    target) : -EPERM;
 			if (!err && target && S_ISDIR(target->i_mode))
 				target->i_flags |= S_DEAD;
-			if (target)
-				mutex_unlock(&target->i_mutex);
+			unlock_two_children(src, target);
 		}
+	} else if (!err) {
+		err = may_rename(src, old_slash, target, new_slash);
 	}
 	if (target)
 		iput(target);

@@ -53,7 +53,8 @@ static int may_open(struct inode *inode, unsigned int flags)
 	return may_write(inode);
 }
 
-/* Set the size of inode, a regular file: the checks of truncate(2). */
+/* Set the size of inode, a regular file: the checks of truncate(2).
+ * Takes inode->i_mutex. */
 static int inode_truncate(struct inode *inode, loff_t length)
 {
 	int err;
@@ -72,7 +73,12 @@ static int inode_truncate(struct inode *inode, loff_t length)
 		return err;
 	if (!inode->i_op || !inode->i_op->truncate)
 		return -EPERM;
-	return inode->i_op->truncate(inode, length);
+	/* Under the file's i_mutex, as Linux's do_truncate: no write changes
+	 * the size or the block map while the filesystem sleeps freeing. */
+	mutex_lock(&inode->i_mutex);
+	err = inode->i_op->truncate(inode, length);
+	mutex_unlock(&inode->i_mutex);
+	return err;
 }
 
 int do_dentry_open(struct inode *inode, unsigned int flags, struct file **res)

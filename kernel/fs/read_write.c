@@ -78,22 +78,35 @@ static long file_read(struct file *file, void *buf, size_t len, loff_t *pos)
 	return file->f_op->read(file, buf, MIN(len, MAX_RW_COUNT), pos);
 }
 
-/* f_op->write at *pos (the end with O_APPEND, as Linux's pwrite does
- * too), checked; a regular file stops at RLIMIT_FSIZE. */
+/*
+ * f_op->write at *pos (the end with O_APPEND, as Linux's pwrite does
+ * too), checked; a regular file stops at RLIMIT_FSIZE.  A regular file's
+ * write runs under its i_mutex, as Linux's generic_file_aio_write does:
+ * the filesystem sleeps while it allocates, and a truncate (which takes
+ * the same lock) or another write must not change the size or the block
+ * map in between; an O_APPEND write's position is read under it too.
+ * buf is a kernel buffer: no user page is faulted in under the lock.
+ */
 static long file_write(struct file *file, const void *buf, size_t len, loff_t *pos)
 {
+	struct inode *inode = file->f_inode;
 	long err = rw_check(file, FMODE_WRITE);
 
 	if (err)
 		return err;
-	if (file->f_flags & O_APPEND)
-		*pos = file->f_inode->i_size;
-	if (S_ISREG(file->f_inode->i_mode)) {
-		err = fsize_check_write(*pos, &len);
-		if (err)
-			return err;
+	if (!S_ISREG(inode->i_mode)) {
+		if (file->f_flags & O_APPEND)
+			*pos = inode->i_size;
+		return file->f_op->write(file, buf, MIN(len, MAX_RW_COUNT), pos);
 	}
-	return file->f_op->write(file, buf, MIN(len, MAX_RW_COUNT), pos);
+	mutex_lock(&inode->i_mutex);
+	if (file->f_flags & O_APPEND)
+		*pos = inode->i_size;
+	err = fsize_check_write(*pos, &len);
+	if (!err)
+		err = file->f_op->write(file, buf, MIN(len, MAX_RW_COUNT), pos);
+	mutex_unlock(&inode->i_mutex);
+	return err;
 }
 
 long vfs_read(struct file *file, void *buf, size_t len)

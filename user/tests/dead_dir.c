@@ -25,6 +25,11 @@
  *     allows it), and then getcwd is ENOENT;
  *   - afterwards the surviving directory has exactly the entries and the
  *     link count (2, no subdirectories left) it should.
+ * And a chain of DEAD_CHAIN directories, each inside the last, removed
+ * from the bottom up while the bottom one stays open, then closed: the
+ * whole chain is freed at once, and must not be freed by one nested call
+ * per level (that overflowed the kernel stack when each dead tmpfs
+ * directory still held its parent).
  * Linux is the reference: the program passes on the build machine.
  */
 #include "testlib.h"
@@ -227,9 +232,44 @@ static void run_on(const char *where, const char *fs)
 		tap_bail("cannot remove %s: %s", base, strerror(errno));
 }
 
+#define DEAD_CHAIN 300
+
+/* The chain of dead directories, made and closed in a child (it moves
+ * its working directory about); the child reports through its status. */
+static void dead_chain(const char *base, const char *fs)
+{
+	char buf[64];
+	int status;
+	pid_t pid = test_fork();
+
+	if (pid == 0) {
+		int fd, i;
+
+		if (chdir(base) || mkdir("dead_chain", 0755) || chdir("dead_chain"))
+			_exit(2);
+		for (i = 0; i < DEAD_CHAIN; i++)
+			if (mkdir("d", 0755) || chdir("d"))
+				_exit(3);
+		fd = open(".", O_RDONLY | O_DIRECTORY);
+		if (fd < 0 || chdir(".."))
+			_exit(4);
+		for (i = 0; i < DEAD_CHAIN; i++)
+			if (rmdir("d") || chdir(".."))
+				_exit(5);
+		close(fd);	/* the whole chain goes here */
+		_exit(rmdir("dead_chain") ? 6 : 0);
+	}
+	test_wait(pid, &status, 0);
+	tap_check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "a chain of removed directories held by the bottom one's descriptor goes at close",
+		  "on %s: %s", fs, test_status_str(status, buf, sizeof(buf)));
+}
+
 int main(void)
 {
 	run_on("/tmp", "tmpfs");
 	run_on(ext2_scratch(), "ext2");
+	dead_chain("/tmp", "tmpfs");
+	dead_chain(ext2_scratch(), "ext2");
 	return tap_done();
 }

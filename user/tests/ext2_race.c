@@ -21,8 +21,18 @@
  * Then every name must stat to an inode number no other name has; the
  * links must read back their targets; each new directory must have two
  * links and "dirs" 2 + 1500; the files must have their sizes and read
- * back their bytes.  Last, two processes remove the links and the
- * directories at once, and the tree must go away whole.
+ * back their bytes.
+ *
+ * Then truncation racing writes on one file: a writer keeps writing
+ * single bytes past 300 KiB while the test, TRUNC_ROUNDS times, writes a
+ * byte every 256 KiB (a sparse file whose indirect blocks fall out of
+ * the buffer cache) and truncates the file to nothing.  Truncation frees
+ * the block tree with sleeps in between; a write that allocated into it
+ * meanwhile, or set the size, left blocks mapped past the end and a
+ * wrong block count.  After a last truncate the file must hold no
+ * blocks (and e2fsck, in the QEMU case, must agree).  Last, two
+ * processes remove the links and the directories at once, and the tree
+ * must go away whole.
  *
  * Without a virtio disk ext2_scratch() is the root filesystem, an 8 MiB
  * RAM disk with room for a few hundred more inodes: there (where nothing
@@ -36,6 +46,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +62,8 @@
 #define OWN_CHUNK	1000
 #define SHARED_PAGES	150		/* 600 KiB, alternate 4 KiB pages per writer */
 #define PAGE		4096
+#define TRUNC_ROUNDS	10
+#define TRUNC_SPREAD	(256 * 1024)	/* one byte every 256 KiB */
 
 static char base[256];
 static int nr_names = NR_NAMES;	/* links, and directories */
@@ -238,6 +251,49 @@ static int check_file(const char *path, long size, int shared, int w, long *bad_
 	return n == 0 && off == size && *bad_off < 0 ? 0 : -1;
 }
 
+/* The truncate race: a child writes, the test writes and truncates. */
+static void truncate_race(void)
+{
+	char path[512];
+	struct statvfs sv;
+	struct stat st;
+	long bytes, spread;
+	int fd, status;
+	pid_t writer;
+
+	snprintf(path, sizeof(path), "%s/trunc", base);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || statvfs(base, &sv))
+		tap_bail("%s: %s", path, strerror(errno));
+	/* A data block and a share of an indirect block per byte written:
+	 * at most a quarter of the free space. */
+	bytes = (long)(sv.f_bavail / 4);
+	spread = bytes < 1500 ? bytes : 1500;
+	writer = test_fork();
+	if (writer == 0) {
+		for (long i = 0;; i++)
+			if (pwrite(fd, "w", 1, (300 + (i % 4) * 256) * 1024l) != 1)
+				_exit(1);
+	}
+	for (int r = 0; r < TRUNC_ROUNDS; r++) {
+		for (long i = 0; i < spread; i++)
+			if (pwrite(fd, "x", 1, (300 * 1024l) + TRUNC_SPREAD * i) != 1)
+				tap_bail("pwrite %s: %s", path, strerror(errno));
+		if (ftruncate(fd, 0))
+			tap_bail("ftruncate %s: %s", path, strerror(errno));
+	}
+	kill(writer, SIGKILL);
+	test_wait(writer, &status, 0);
+	if (ftruncate(fd, 0) || fsync(fd) || fstat(fd, &st))
+		tap_bail("%s: %s", path, strerror(errno));
+	close(fd);
+	tap_check(st.st_size == 0 && st.st_blocks == 0,
+		  "a file truncated while another process writes it holds no blocks after a last truncate",
+		  "size %lld, %lld blocks (%d rounds of %ld bytes)", (long long)st.st_size,
+		  (long long)st.st_blocks, TRUNC_ROUNDS, spread);
+	unlink(path);
+}
+
 int main(void)
 {
 	static ino_t inos[2 * NR_NAMES + 8];
@@ -327,6 +383,7 @@ int main(void)
 			  "%s: wrong size, or first bad byte at %ld", path, bad_off);
 	}
 
+	truncate_race();
 	bad = run_children(2, remove_names, remove_args);
 	tap_check(bad == 0, "the links and the directories removed at once",
 		  "%d of 2 processes failed", bad);
