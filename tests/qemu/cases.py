@@ -446,19 +446,26 @@ def user_tests_case():
 
 def user_races_case(build):
     """init runs the tests of processes racing on shared kernel objects
-    (ext2_race, dead_dir, clone_vm, race_fuzz) and the system-call fuzzer
-    on a fresh 64 MiB virtio disk with 1 KiB blocks, so bitmaps and inode
+    (ext2_race, dead_dir, mount_rename, clone_vm, race_fuzz) and the
+    system-call fuzzer on a fresh 64 MiB virtio disk with 1 KiB blocks
+    (and a second one for mount_rename to mount), so bitmaps and inode
     tables span many blocks and every metadata read sleeps on the disk,
     with freed kernel objects quarantined so that a use after free reads
     poison; afterwards e2fsck -fn must find the disk clean.  (vfork_reap
     stays on the plain boot: under the quarantine its old bug would read
     poison, non-zero, and pass.)"""
     name = "user_races_virtio_bios"
-    image = ext2_disk(os.path.join(build, "tests", name), {}, 1024, 64)
-    tests = ["ext2_race", "dead_dir", "clone_vm", "race_fuzz", "syscall_fuzz"]
+    workdir = os.path.join(build, "tests", name)
+    image = ext2_disk(workdir, {}, 1024, 64)
+    second = os.path.join(workdir, "second")
+    os.makedirs(second, exist_ok=True)
+    ext2_disk(second, {"hello.txt": b"the second disk\n"})
+    tests = ["ext2_race", "dead_dir", "mount_rename", "clone_vm", "race_fuzz", "syscall_fuzz"]
     return QemuCase(
         name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner " + " ".join(tests),
-        mem="512M", timeout=300, qemu_args=VDA_ARGS,
+        mem="512M", timeout=300,
+        qemu_args=VDA_ARGS + ["-drive", "if=none,id=vd1,format=raw,file={workdir}/second/disk.img",
+                              "-device", "virtio-blk-pci,drive=vd1"],
         expect=[r"^init: running /usr/tests/runner$",
                 r"slab: freed objects wait in a quarantine of 1024 KiB"] +
                [r"^# %s: PASS \(" % n for n in tests] +

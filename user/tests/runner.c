@@ -63,6 +63,7 @@ static const struct test tests[] = {
 	{ "clone_vm", 0 },
 	{ "vfork_reap", 0 },
 	{ "dead_dir", 0 },
+	{ "mount_rename", 0 },
 	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },
