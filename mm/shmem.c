@@ -5,8 +5,8 @@
  * File data.  A regular file's bytes live only in the page cache of its
  * own address_space, which is swap-backed (AS_SWAPBACKED): there is no
  * backing store but swap.  So add_to_page_cache_lru gives every page
- * PG_swapbacked and puts it on the active anon list (reclaim-reference.md
- * 3.2): /proc/meminfo shows tmpfs data under Active(anon)/Inactive(anon)
+ * PG_swapbacked and puts it on the active anon list (as Linux 2.6.28's
+ * shmem does): /proc/meminfo shows tmpfs data under Active(anon)/Inactive(anon)
  * and in Cached (NR_FILE_PAGES), never on the file lists.  read() and
  * write() are filemap_read and filemap_write; the address_space_operations
  * are:

@@ -2,8 +2,7 @@
  * Page reclaim: turning used pages back into free ones when a zone runs
  * short.  Today only the two entry points the page allocator calls exist,
  * and they reclaim nothing; the LRU lists and the scanner come with the
- * reclaim issue.  What they will do (Linux v2.6.28, reclaim-reference.md
- * sections 1.6 and 4):
+ * reclaim issue.  What they will do (Linux v2.6.28's mm/vmscan.c):
  *
  *   wakeup_kswapd      An allocation found a zone below pages_low.  kswapd,
  *                      a kernel thread per node, wakes and frees pages in

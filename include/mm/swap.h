@@ -47,7 +47,7 @@ unsigned long try_to_free_pages(struct zone *preferred_zone, int order, gfp_t gf
  */
 void lru_cache_add_lru(struct page *page, enum lru_list lru);
 
-/* Linux's wrappers, by where a page enters (reclaim-reference.md 3.2). */
+/* Linux 2.6.28's wrappers (include/linux/swap.h), by where a page enters. */
 /* Swap-in: on probation on the inactive anon list. */
 static inline void lru_cache_add_anon(struct page *page)
 {

@@ -283,12 +283,10 @@ static void scenario_forks(uint64_t seed)
 #define MAP_ROUNDS	1500
 
 static sigjmp_buf bus_jmp;
-static volatile sig_atomic_t bus_errors;
 
 static void on_sigbus(int sig)
 {
 	(void)sig;
-	bus_errors++;
 	siglongjmp(bus_jmp, 1);
 }
 
