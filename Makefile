@@ -173,6 +173,8 @@ UNIT_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -I$(B)/include 
 UNIT_TESTS  := $(patsubst tests/unit/test_%.c,$(B)/unit/test_%,$(wildcard tests/unit/test_*.c))
 
 # Each unit test links the kernel sources it exercises, built for the host.
+# The page cache copies through iov_iters: kernel buffers only on the host.
+UNIT_IOV_ITER := kernel/lib/iov_iter.c tests/unit/fake_uaccess.c
 UNIT_SRCS_cmdline    := kernel/cmdline.c
 UNIT_SRCS_multiboot2 := kernel/multiboot2.c
 UNIT_SRCS_vsprintf   := kernel/lib/vsprintf.c
@@ -196,14 +198,14 @@ UNIT_CFLAGS_exec     := -include tests/unit/fake_cpu.h
 UNIT_SRCS_mmap       := mm/mmap.c mm/mprotect.c mm/madvise.c mm/mlock.c tests/unit/fake_mm.c
 UNIT_SRCS_ext2       := kernel/fs/buffer.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c mm/swap.c \
 	mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c \
-	tests/unit/ext2_image.c
+	tests/unit/ext2_image.c $(UNIT_IOV_ITER)
 UNIT_SRCS_ext2_symlink := kernel/fs/buffer.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c mm/swap.c \
 	mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c \
-	tests/unit/ext2_image.c
+	tests/unit/ext2_image.c $(UNIT_IOV_ITER)
 UNIT_SRCS_filemap    := mm/filemap.c mm/swap.c mm/vmscan.c mm/slab.c tests/unit/fake_machine.c \
-	tests/unit/kernel_stubs.c tests/unit/fake_wait.c
+	tests/unit/kernel_stubs.c tests/unit/fake_wait.c $(UNIT_IOV_ITER)
 UNIT_SRCS_memory     := mm/memory.c mm/pgtable.c mm/filemap.c mm/swap.c mm/vmscan.c mm/slab.c \
-	tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c
+	tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c $(UNIT_IOV_ITER)
 UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
 	tests/unit/kernel_stubs.c tests/unit/fake_zones.c
 # The bulk memory routines, assembled for the host with their global names

@@ -17,8 +17,10 @@
  *               the task meets it on its way back to user mode;
  *   fixup       from a user-copy routine of the kernel (its rip is in the
  *               exception table) at a user address, when it cannot be
- *               resolved: the routine resumes at its fixup and reports
- *               the bytes it did not copy (asm/uaccess.h);
+ *               resolved, or at once when the task has page faults
+ *               disabled (pagefault_disable): the routine resumes at its
+ *               fixup and reports the bytes it did not copy
+ *               (asm/uaccess.h);
  *   oops        any other kernel-mode fault, and any fault with a reserved
  *               bit set in a page-table entry, is a kernel bug: die()
  *               prints the report traps.c prints for every other
@@ -44,6 +46,7 @@
 #include <asm/extable.h>
 #include <asm/ptrace.h>
 #include <asm/traps.h>
+#include <asm/uaccess.h>
 #include <mm/mmap.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
@@ -167,6 +170,10 @@ void do_page_fault(struct pt_regs *regs, unsigned long address, unsigned long er
 		fixup = search_exception_tables(regs->rip);
 		if (!fixup || address >= TASK_SIZE)
 			die(trap_name(regs->vector), regs);
+	}
+	if (fixup && faulthandler_disabled()) {
+		regs->rip = fixup;
+		return;
 	}
 	if (regs->rflags & X86_EFLAGS_IF)
 		sti();

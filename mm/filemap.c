@@ -58,6 +58,20 @@
  * the same code, and leave them on their LRU list: a mapped page is not
  * promoted by its mapping, only marked accessed once per fault.
  *
+ * Copies to and from user memory.  read() (filemap_read) copies from each
+ * page straight into the caller's iov_iter holding only a reference, so a
+ * fault in the destination may sleep and read pages, of this file too.
+ * write() (generic_perform_write) copies into a locked page, and the
+ * page fault path locks a page that is not uptodate (find_get_uptodate_page
+ * waits for its reader): a source buffer that maps the very page being
+ * written would fault on a page this task holds locked and never wake.
+ * So, as Linux does, the source is faulted in before the page is locked,
+ * the copy runs with page faults disabled (copy_page_from_iter_atomic),
+ * and a copy cut short because reclaim took a source page in between is
+ * retried from the fault-in.  A source that cannot be faulted in ends
+ * the write with the bytes before it.  No i_mutex is taken on the fault
+ * path, so the writer's i_mutex is no hazard.
+ *
  * Readahead (Linux's on-demand readahead, simplified; I/O is synchronous,
  * so there is no asynchronous half and no PG_readahead marker).  A miss is
  * sequential when it is at page 0, in the page after the previous read's,
@@ -68,6 +82,7 @@
  * reads its page alone and closes the window.  Pages read ahead of demand
  * are counted in ra->nr_readahead; Linux has no counter for them.
  */
+#include <fs/uio.h>
 #include <mm/mmap.h>
 #include <mm/pagemap.h>
 #include <mm/rmap.h>
@@ -75,6 +90,7 @@
 #include <mm/swap.h>
 #include <mm/vmstat.h>
 #include <pageturn/panic.h>
+#include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <pageturn/wait.h>
 #include <uapi/errno.h>
@@ -618,20 +634,20 @@ static int find_get_uptodate_page(struct address_space *mapping, pgoff_t index,
 	return 0;
 }
 
-long filemap_read(struct address_space *mapping, uint64_t pos, void *buf, size_t len,
+long filemap_read(struct address_space *mapping, uint64_t pos, struct iov_iter *to,
 		  uint64_t isize)
 {
 	struct file_ra_state *ra = &mapping->ra;
 	pgoff_t prev_index = ra->prev_pos >> PAGE_SHIFT, index;
 	unsigned int prev_offset = ra->prev_pos & (PAGE_SIZE - 1), offset;
 	struct page *page;
-	size_t done = 0, n;
+	size_t done = 0, len, n, copied;
 	bool major;
 	int err = 0;
 
 	if (pos >= isize)
 		return 0;
-	len = MIN(len, isize - pos);
+	len = MIN(iov_iter_count(to), isize - pos);
 	while (done < len) {
 		index = (pos + done) >> PAGE_SHIFT;
 		offset = (pos + done) & (PAGE_SIZE - 1);
@@ -643,10 +659,17 @@ long filemap_read(struct address_space *mapping, uint64_t pos, void *buf, size_t
 		if (prev_index != index || offset != prev_offset)
 			mark_page_accessed(page);
 		prev_index = index;
-		memcpy((char *)buf + done, (char *)page_address(page) + offset, n);
+		/* No lock is held: a fault on the destination may sleep, even
+		 * to read this file's pages.  The reference keeps the page. */
+		copied = copy_page_to_iter(page, offset, n, to);
 		page_cache_release(page);
-		done += n;
-		prev_offset = (offset + n) & (PAGE_SIZE - 1);
+		done += copied;
+		prev_offset = (offset + copied) & (PAGE_SIZE - 1);
+		if (copied < n) {
+			err = -EFAULT;
+			break;
+		}
+		cond_resched();
 	}
 	ra->prev_pos = ((uint64_t)prev_index << PAGE_SHIFT) | prev_offset;
 	return done ? (long)done : err;
@@ -680,19 +703,26 @@ int filemap_fault(struct address_space *mapping, pgoff_t index, uint64_t isize,
 	return major ? VM_FAULT_MAJOR : 0;
 }
 
-long filemap_write(struct address_space *mapping, uint64_t pos, const void *buf, size_t len)
+long generic_perform_write(struct address_space *mapping, struct iov_iter *from, uint64_t pos)
 {
 	const struct address_space_operations *a_ops = mapping->a_ops;
+	size_t done = 0, bytes, copied;
 	unsigned int offset;
 	struct page *page;
-	size_t done = 0, n;
 	pgoff_t index;
 	int err = 0;
 
-	while (done < len) {
-		index = (pos + done) >> PAGE_SHIFT;
-		offset = (pos + done) & (PAGE_SIZE - 1);
-		n = MIN(PAGE_SIZE - offset, len - done);
+	while (iov_iter_count(from)) {
+		index = pos >> PAGE_SHIFT;
+		offset = pos & (PAGE_SIZE - 1);
+		bytes = MIN(PAGE_SIZE - offset, iov_iter_count(from));
+		/* Fault the source in now, while no page is locked; a source
+		 * that is bad part way is written up to the bad byte. */
+		bytes -= fault_in_iov_iter_readable(from, bytes);
+		if (!bytes) {
+			err = -EFAULT;
+			break;
+		}
 		page = find_lock_page(mapping, index);
 		if (!page) {
 			page = alloc_page(GFP_KERNEL);
@@ -706,11 +736,33 @@ long filemap_write(struct address_space *mapping, uint64_t pos, const void *buf,
 				break;
 			}
 		}
-		/* Read-modify-write: the bytes not written must be the file's. */
-		if (!PageUptodate(page) && n < PAGE_SIZE)
-			err = a_ops->readpage(mapping, page);
-		if (!err && a_ops->prepare_write)
-			err = a_ops->prepare_write(mapping, page, offset, offset + n);
+		copied = 0;
+		if (!PageUptodate(page) && bytes == PAGE_SIZE) {
+			/* A new page written whole needs no read, but only a
+			 * whole copy makes it the file's: copy first, and if
+			 * the copy came up short, read the page after all
+			 * (prepare_write has allocated nothing yet, so the read
+			 * finds the file's bytes) and try again. */
+			copied = copy_page_from_iter_atomic(page, 0, PAGE_SIZE, from);
+			if (copied < PAGE_SIZE) {
+				iov_iter_revert(from, copied);
+				copied = 0;
+				err = a_ops->readpage(mapping, page);
+			} else if (a_ops->prepare_write) {
+				err = a_ops->prepare_write(mapping, page, 0, PAGE_SIZE);
+				if (err)
+					iov_iter_revert(from, copied);
+			}
+		} else {
+			/* Read-modify-write: the bytes not written must be the
+			 * file's. */
+			if (!PageUptodate(page))
+				err = a_ops->readpage(mapping, page);
+			if (!err && a_ops->prepare_write)
+				err = a_ops->prepare_write(mapping, page, offset, offset + bytes);
+			if (!err)
+				copied = copy_page_from_iter_atomic(page, offset, bytes, from);
+		}
 		if (err) {
 			if (PageUptodate(page))
 				unlock_page(page);
@@ -719,13 +771,16 @@ long filemap_write(struct address_space *mapping, uint64_t pos, const void *buf,
 			page_cache_release(page);
 			break;
 		}
-		memcpy((char *)page_address(page) + offset, (const char *)buf + done, n);
+		/* Dirty even when nothing was copied: prepare_write may have
+		 * put a new block under the page, which must get its bytes. */
 		SetPageUptodate(page);
 		set_page_dirty(page);
 		mark_page_accessed(page);
 		unlock_page(page);
 		page_cache_release(page);
-		done += n;
+		pos += copied;
+		done += copied;
+		cond_resched();
 	}
 	return done ? (long)done : err;
 }

@@ -8,7 +8,7 @@
  * PG_swapbacked and puts it on the active anon list (as Linux 2.6.28's
  * shmem does): /proc/meminfo shows tmpfs data under Active(anon)/Inactive(anon)
  * and in Cached (NR_FILE_PAGES), never on the file lists.  read() and
- * write() are filemap_read and filemap_write; the address_space_operations
+ * write() are filemap_read and generic_perform_write; the address_space_operations
  * are:
  *
  *   readpage       a page that was never written (a hole, or past a
@@ -633,35 +633,36 @@ static const struct inode_operations shmem_special_inode_operations = {
 
 /* --- file_operations ------------------------------------------------------------------ */
 
-static long shmem_file_read(struct file *file, void *buf, size_t len, loff_t *pos)
+static long shmem_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct inode *inode = file->f_inode;
+	struct inode *inode = iocb->ki_filp->f_inode;
 	long n;
 
-	if (*pos < 0)
+	if (iocb->ki_pos < 0)
 		return -EINVAL;
-	n = filemap_read(&SHMEM_I(inode)->mapping, *pos, buf, len, inode->i_size);
+	n = filemap_read(&SHMEM_I(inode)->mapping, iocb->ki_pos, to, inode->i_size);
 	if (n > 0)
-		*pos += n;
+		iocb->ki_pos += n;
 	return n;
 }
 
-static long shmem_file_write(struct file *file, const void *buf, size_t len, loff_t *pos)
+/* Called with the inode's i_mutex held. */
+static long shmem_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	struct inode *inode = file->f_inode;
+	struct inode *inode = iocb->ki_filp->f_inode;
 	loff_t end;
 	long n;
 
-	if (*pos < 0)
+	if (iocb->ki_pos < 0)
 		return -EINVAL;
-	if (__builtin_add_overflow(*pos, (loff_t)len, &end))
+	if (__builtin_add_overflow(iocb->ki_pos, (loff_t)iov_iter_count(from), &end))
 		return -EFBIG;
-	n = filemap_write(&SHMEM_I(inode)->mapping, *pos, buf, len);
+	n = generic_perform_write(&SHMEM_I(inode)->mapping, from, iocb->ki_pos);
 	if (n > 0) {
-		*pos += n;
+		iocb->ki_pos += n;
 		inode->i_mtime = ktime_get_real_seconds();
-		if (*pos > inode->i_size)
-			inode->i_size = *pos;
+		if (iocb->ki_pos > inode->i_size)
+			inode->i_size = iocb->ki_pos;
 	}
 	return n;
 }
@@ -702,8 +703,8 @@ static int shmem_iterate(struct file *file, filldir_t filldir, void *ctx)
 }
 
 static const struct file_operations shmem_file_operations = {
-	.read = shmem_file_read,
-	.write = shmem_file_write,
+	.read_iter = shmem_file_read_iter,
+	.write_iter = shmem_file_write_iter,
 	.fsync = shmem_fsync,
 };
 

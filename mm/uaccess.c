@@ -25,6 +25,7 @@
 #include <mm/mmap.h>
 #include <mm/slab.h>
 #include <pageturn/panic.h>
+#include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
 
@@ -59,6 +60,30 @@ unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
 	if (left)
 		memset((char *)to + (n - left), 0, left);
 	return left;
+}
+
+void pagefault_disable(void)
+{
+	current->pagefault_disabled++;
+}
+
+void pagefault_enable(void)
+{
+	current->pagefault_disabled--;
+}
+
+bool faulthandler_disabled(void)
+{
+	return current->pagefault_disabled != 0;
+}
+
+/* raw_copy_from_user - copy_from_user without zeroing: the bytes not
+ * copied, with that tail of to untouched. */
+unsigned long raw_copy_from_user(void *to, const void __user *from, unsigned long n)
+{
+	if (!access_ok(from, n))
+		return n;
+	return __copy_user(to, (const void *)from, n);
 }
 
 /* copy_to_user - copy n bytes from the kernel buffer from to user address
@@ -158,21 +183,32 @@ void putname(char *name)
 	kfree(name);
 }
 
-int fault_in_writeable(char __user *uaddr, size_t size)
+/* Fault in [uaddr, uaddr+size) a page at a time, touching each page's
+ * first byte in range (and the last byte) with read or read-and-write:
+ * the bytes from the first page that failed on. */
+static size_t fault_in(char __user *uaddr, size_t size, bool write)
 {
-	char __user *p = uaddr, *end = uaddr + size;
+	unsigned long start = (unsigned long)uaddr, end, p;
 	char c;
 
 	if (!size)
 		return 0;
 	if (!access_ok(uaddr, size))
-		return -EFAULT;
-	while (p < end) {
-		if (get_user(c, p) || put_user(c, p))
-			return -EFAULT;
-		p = (char __user *)(((unsigned long)p & PAGE_MASK) + PAGE_SIZE);
+		return size;
+	end = start + size;
+	for (p = start; p < end; p = (p & PAGE_MASK) + PAGE_SIZE) {
+		if (get_user(c, (char __user *)p) || (write && put_user(c, (char __user *)p)))
+			return end - p;
 	}
-	if (get_user(c, end - 1) || put_user(c, end - 1))
-		return -EFAULT;
 	return 0;
+}
+
+size_t fault_in_readable(const char __user *uaddr, size_t size)
+{
+	return fault_in((char __user *)uaddr, size, false);
+}
+
+size_t fault_in_writeable(char __user *uaddr, size_t size)
+{
+	return fault_in(uaddr, size, true);
 }

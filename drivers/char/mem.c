@@ -13,74 +13,105 @@
  * which never blocks, as Linux's does once seeded.  mem, kmem, port and
  * kmsg are not provided.
  */
+#include <asm/page.h>
 #include <fs/devfs.h>
+#include <fs/uio.h>
 #include <pageturn/printk.h>
 #include <pageturn/random.h>
+#include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
 
 #define MEM_MAJOR	1
 
-static long null_read(struct file *file, void *buf, size_t len, loff_t *pos)
+static long read_iter_null(struct kiocb *iocb, struct iov_iter *to)
 {
-	(void)file;
-	(void)buf;
-	(void)len;
-	(void)pos;
+	(void)iocb;
+	(void)to;
 	return 0;
 }
 
-/* Writes to null, zero, random and urandom: taken whole. */
-static long sink_write(struct file *file, const void *buf, size_t len, loff_t *pos)
+/* Writes to null, zero, random and urandom: taken whole, the memory never
+ * looked at (Linux's write_iter_null). */
+static long write_iter_null(struct kiocb *iocb, struct iov_iter *from)
 {
-	(void)file;
-	(void)buf;
-	*pos += len;
-	return len;
+	size_t count = iov_iter_count(from);
+
+	iov_iter_advance(from, count);
+	iocb->ki_pos += count;
+	return count;
 }
 
-static long zero_read(struct file *file, void *buf, size_t len, loff_t *pos)
+/*
+ * Fill to a page at a time with fill's bytes, stopping at a pending
+ * signal (these devices never run dry, and a huge read must stay
+ * interruptible) or a fault: the count, or -ERESTARTSYS / -EFAULT when
+ * nothing moved.  Linux's read_iter_zero and get_random_bytes_user.
+ */
+static long read_iter_fill(struct kiocb *iocb, struct iov_iter *to, bool random)
 {
-	(void)file;
-	memset(buf, 0, len);
-	*pos += len;
-	return len;
+	char kbuf[256];
+	size_t done = 0, want, n;
+
+	while (iov_iter_count(to)) {
+		want = MIN(iov_iter_count(to), random ? sizeof(kbuf) : PAGE_SIZE);
+		if (random) {
+			get_random_bytes(kbuf, want);
+			n = copy_to_iter(kbuf, want, to);
+		} else {
+			n = iov_iter_zero(want, to);
+		}
+		done += n;
+		if (n < want) {
+			if (!done)
+				return -EFAULT;
+			break;
+		}
+		if (signal_pending(current)) {
+			if (!done)
+				return -ERESTARTSYS;
+			break;
+		}
+		cond_resched();
+	}
+	iocb->ki_pos += done;
+	return done;
 }
 
-static long full_write(struct file *file, const void *buf, size_t len, loff_t *pos)
+static long read_iter_zero(struct kiocb *iocb, struct iov_iter *to)
 {
-	(void)file;
-	(void)buf;
-	(void)pos;
-	return len ? -ENOSPC : 0;
+	return read_iter_fill(iocb, to, false);
 }
 
-static long random_read(struct file *file, void *buf, size_t len, loff_t *pos)
+static long full_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	(void)file;
-	get_random_bytes(buf, len);
-	*pos += len;
-	return len;
+	(void)iocb;
+	return iov_iter_count(from) ? -ENOSPC : 0;
+}
+
+static long random_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	return read_iter_fill(iocb, to, true);
 }
 
 static const struct file_operations null_fops = {
-	.read = null_read,
-	.write = sink_write,
+	.read_iter = read_iter_null,
+	.write_iter = write_iter_null,
 };
 
 static const struct file_operations zero_fops = {
-	.read = zero_read,
-	.write = sink_write,
+	.read_iter = read_iter_zero,
+	.write_iter = write_iter_null,
 };
 
 static const struct file_operations full_fops = {
-	.read = zero_read,
-	.write = full_write,
+	.read_iter = read_iter_zero,
+	.write_iter = full_write_iter,
 };
 
 static const struct file_operations random_fops = {
-	.read = random_read,
-	.write = sink_write,
+	.read_iter = random_read_iter,
+	.write_iter = write_iter_null,
 };
 
 static const struct {

@@ -17,10 +17,11 @@
  * sleeps.  Interrupt handlers read termios and pgrp, which are written
  * with interrupts disabled where it matters (TCSETS*).
  *
- * Reading (Linux's n_tty_read).  A reader sleeps on read_wait until
- * n_tty_input_available; the bytes are moved to a kernel buffer with
- * interrupts off and copied to the caller's buffer afterwards (the VFS
- * hands f_op->read a kernel buffer; read(2) copies it out).  Canonical mode returns at most one line.
+ * Reading (Linux's n_tty_read).  A reader faults its destination in
+ * first (bytes taken from the line discipline cannot be put back), then
+ * sleeps on read_wait until n_tty_input_available; the bytes are moved
+ * to a kernel buffer with interrupts off and copied to the caller's
+ * iov_iter afterwards.  Canonical mode returns at most one line.
  * Otherwise VMIN and VTIME (tenths of a second) decide, as POSIX says:
  *   MIN 0, TIME 0: whatever is there, maybe nothing;
  *   MIN 0, TIME t: wait up to t for the first byte;
@@ -30,9 +31,11 @@
  * O_NONBLOCK gives -EAGAIN instead of sleeping, a signal -ERESTARTSYS;
  * either way the bytes already moved are returned.
  *
- * Writing sleeps while output is stopped (^S, TCOOFF), then passes the
- * bytes through n_tty_write in chunks, interrupts disabled per chunk so
- * an echo never lands inside another write.
+ * Writing copies the caller's bytes a chunk at a time into a kernel
+ * buffer, sleeps while output is stopped (^S, TCOOFF), then passes the
+ * chunk through n_tty_write, interrupts disabled per chunk so an echo
+ * never lands inside another write.  A source that faults ends the write
+ * with the chunks before it.
  *
  * Controlling terminal and job control (Linux's rules).  A session leader
  * without a controlling tty acquires one by opening a tty (not
@@ -55,6 +58,7 @@
 #include <drivers/tty.h>
 #include <fs/devfs.h>
 #include <fs/poll.h>
+#include <fs/uio.h>
 #include <mm/slab.h>
 #include <pageturn/boot.h>
 #include <pageturn/printk.h>
@@ -226,21 +230,24 @@ static int tty_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static long tty_read(struct file *file, void *buf, size_t len, loff_t *pos)
+static long tty_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
+	struct file *file = iocb->ki_filp;
 	struct tty_struct *tty = file->private_data;
 	long timeout = MAX_SCHEDULE_TIMEOUT, time = 0, ret = 0;
-	size_t nr = MIN(len, N_TTY_BUF_SIZE), copied = 0, minimum = 0;
+	size_t nr = MIN(iov_iter_count(to), N_TTY_BUF_SIZE), copied = 0, minimum = 0;
 	unsigned char *kbuf;
 	uint64_t flags;
 	DEFINE_WAIT(wait);
 
-	(void)pos;
-	if (!len)
-		return 0;
 	ret = tty_check_change(tty, SIGTTIN);
 	if (ret)
 		return ret;
+	/* The bytes taken cannot be put back: the destination must be
+	 * there before they are. */
+	nr -= fault_in_iov_iter_writeable(to, nr);
+	if (!nr)
+		return -EFAULT;
 	kbuf = kmalloc(nr, GFP_KERNEL);
 	if (!kbuf)
 		return -ENOMEM;
@@ -284,30 +291,34 @@ static long tty_read(struct file *file, void *buf, size_t len, loff_t *pos)
 	local_irq_restore(flags);
 
 	if (copied) {
-		memcpy(buf, kbuf, copied);
-		ret = (long)copied;
+		/* Faulted in above, and a process's mappings change only
+		 * through its own system calls: this copy does not fail. */
+		ret = (long)copy_to_iter(kbuf, copied, to);
 	}
 	kfree(kbuf);
 	return ret;
 }
 
-static long tty_write(struct file *file, const void *buf, size_t len, loff_t *pos)
+static long tty_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
+	struct file *file = iocb->ki_filp;
 	struct tty_struct *tty = file->private_data;
 	unsigned char kbuf[TTY_WRITE_CHUNK];
 	size_t written = 0, n;
 	uint64_t flags;
 	long ret = 0;
 
-	(void)pos;
 	if (L_TOSTOP(tty)) {
 		ret = tty_check_change(tty, SIGTTOU);
 		if (ret)
 			return ret;
 	}
-	while (written < len) {
-		n = MIN(len - written, sizeof(kbuf));
-		memcpy(kbuf, (const unsigned char *)buf + written, n);
+	while (iov_iter_count(from)) {
+		n = copy_from_iter(kbuf, MIN(iov_iter_count(from), sizeof(kbuf)), from);
+		if (!n) {
+			ret = -EFAULT;
+			break;
+		}
 		if (tty->stopped && (file->f_flags & O_NONBLOCK)) {
 			ret = -EAGAIN;
 			break;
@@ -560,8 +571,8 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 static const struct file_operations tty_fops = {
 	.open = tty_open,
-	.read = tty_read,
-	.write = tty_write,
+	.read_iter = tty_read_iter,
+	.write_iter = tty_write_iter,
 	.poll = tty_poll,
 	.ioctl = tty_ioctl,
 };

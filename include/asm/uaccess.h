@@ -29,6 +29,25 @@ bool access_ok(const void __user *addr, unsigned long size);
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n);
 unsigned long copy_to_user(void __user *to, const void *from, unsigned long n);
 unsigned long clear_user(void __user *to, unsigned long n);
+/* copy_from_user without zeroing the part of to it could not fill: for
+ * copies into memory whose old bytes must survive a fault (a page of the
+ * page cache, copy_page_from_iter_atomic). */
+unsigned long raw_copy_from_user(void *to, const void __user *from, unsigned long n);
+
+/*
+ * Page faults disabled (Linux's pagefault_disable): while current's depth
+ * is non-zero, a user copy that touches a page that is not present stops
+ * at once through its fixup instead of having do_page_fault (mm/fault.c)
+ * map the page, so it never sleeps and never takes a page lock.  For a
+ * copy made while holding a lock the fault path could need (write()'s
+ * copy into a locked page-cache page, whose source may map that very
+ * page) or while a structure must not change under it (a pipe's ring).
+ * The caller faults the user range in first and retries what did not
+ * copy.  Nests (a depth in current's task_struct).
+ */
+void pagefault_disable(void);
+void pagefault_enable(void);
+bool faulthandler_disabled(void);
 
 /*
  * Copy a NUL-terminated string of at most count bytes (NUL included) from
@@ -53,13 +72,17 @@ int __put_user_size(const void *kval, void __user *uptr, unsigned long size);
 	__put_user_size(&__pu_val, (ptr), sizeof(*(ptr))); })
 
 /*
- * Make sure every page of [uaddr, uaddr+size) is present and writable,
- * faulting them in as a write would, without changing a byte (each page
- * is read and the byte written back: processes are single-threaded, so
- * nobody can change it in between).  0 or -EFAULT.  For callers that
- * would lose data if the copy out failed afterwards (a pipe's bytes).
+ * Make every page of [uaddr, uaddr+size) present, faulting them in as a
+ * read (fault_in_readable) or a write (fault_in_writeable: without
+ * changing a byte, each page is read and the byte written back;
+ * processes are single-threaded, so nobody can change it in between)
+ * would.  Returns the bytes that could NOT be faulted in, from the first
+ * page that failed to the end (0: all of them), as Linux 5.16's do.  For
+ * callers about to copy with page faults disabled, or that would lose
+ * data if the copy failed afterwards (a TTY's bytes).  May sleep.
  */
-int fault_in_writeable(char __user *uaddr, size_t size);
+size_t fault_in_readable(const char __user *uaddr, size_t size);
+size_t fault_in_writeable(char __user *uaddr, size_t size);
 
 /*
  * A user path name: kmalloc'd copy in *res (free with putname), or

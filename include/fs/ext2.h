@@ -41,6 +41,7 @@
 #include <fs/buffer_head.h>
 #include <fs/ext2_fs.h>
 #include <fs/fs.h>
+#include <fs/uio.h>
 #include <pageturn/list.h>
 
 struct ext2_sb_info {
@@ -102,11 +103,12 @@ int ext2_unmount(struct ext2_sb_info *sbi);
 struct ext2_inode_info *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, int *err);
 void ext2_iput(struct ext2_inode_info *inode);
 uint64_t ext2_isize(const struct ext2_inode_info *inode);
-/* Read up to len bytes at off; the count read (0 at end of file). */
-long ext2_read(struct ext2_inode_info *inode, uint64_t off, void *buf, size_t len);
-/* Write len bytes at off, growing the file; the count written (short on
- * -ENOSPC after some progress). */
-long ext2_write(struct ext2_inode_info *inode, uint64_t off, const void *buf, size_t len);
+/* Read at off into to (until it is full or the file ends); the count
+ * read (0 at end of file; short when a copy to user memory faulted). */
+long ext2_read(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *to);
+/* Write all of from at off, growing the file; the count written (short on
+ * -ENOSPC or a bad source byte after some progress). */
+long ext2_write(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *from);
 /* Set the size of a regular file; blocks and cached pages past it are
  * freed. */
 int ext2_truncate(struct ext2_inode_info *inode, uint64_t size);

@@ -245,14 +245,32 @@ int simple_setattr(struct inode *inode, const struct iattr *attr);
 typedef int (*filldir_t)(void *ctx, const char *name, unsigned int name_len,
 			 uint64_t ino, unsigned int d_type);
 
+/* One read or write in progress (Linux's struct kiocb): the file and the
+ * position it moves at, which read_write.c copies back where it belongs
+ * (f_pos, or pread's own) when the call returns. */
+struct kiocb {
+	struct file *ki_filp;
+	loff_t ki_pos;
+};
+
+struct iov_iter;
+
 struct file_operations {
 	/* Optional: called by vfs_open after the file is set up (a TTY
 	 * picks its device and may become the controlling terminal): 0 or
 	 * -errno, which fails the open. */
 	int (*open)(struct inode *inode, struct file *file);
-	/* Read or write at *pos, advancing it: the count, 0 at the end. */
-	long (*read)(struct file *file, void *buf, size_t len, loff_t *pos);
-	long (*write)(struct file *file, const void *buf, size_t len, loff_t *pos);
+	/*
+	 * Read into to (write from from) at iocb->ki_pos, advancing both by
+	 * the bytes moved: the count (0 at the end), or -errno when none
+	 * moved.  Called by read_write.c only, after its checks, with
+	 * iov_iter_count at most MAX_RW_COUNT; a regular file's write_iter
+	 * with the inode's i_mutex held.  A copy to or from user memory that
+	 * comes up short ends the call with the count so far (-EFAULT if
+	 * nothing moved); a stream's bytes are consumed only once copied.
+	 */
+	long (*read_iter)(struct kiocb *iocb, struct iov_iter *to);
+	long (*write_iter)(struct kiocb *iocb, struct iov_iter *from);
 	/* Call filldir from file->f_pos on, advancing it; 0 at the end.
 	 * Called with the directory's i_mutex held, never on a dead one. */
 	int (*iterate)(struct file *file, filldir_t filldir, void *ctx);
@@ -531,7 +549,10 @@ int vfs_truncate(const char *path, loff_t length);
 
 /* --- read_write.c: data --------------------------------------------------- */
 
-/* -EBADF when not open for reading (writing), -EISDIR on a directory. */
+/* Read into (write from) the kernel buffer buf at f_pos, through the
+ * same checks and f_op->read_iter/write_iter as read(2) and write(2)
+ * (Linux's kernel_read/kernel_write over an ITER_KVEC): the count, or
+ * -EBADF when not open for reading (writing), -EISDIR on a directory. */
 long vfs_read(struct file *file, void *buf, size_t len);
 long vfs_write(struct file *file, const void *buf, size_t len);
 /* The new position, or -EINVAL (bad whence, negative result). */

@@ -12,6 +12,7 @@
 #define MM_PAGEMAP_H
 
 #include <fs/fs.h>
+#include <fs/uio.h>
 #include <mm/gfp.h>
 #include <mm/mm.h>
 
@@ -106,13 +107,15 @@ int filemap_write_and_wait(struct address_space *mapping);
 void truncate_inode_pages(struct address_space *mapping, uint64_t lstart);
 
 /*
- * read() through the cache: copy up to len bytes at pos, stopping at isize,
- * into buf, reading missing pages with readpage and sequential runs ahead
- * with a growing window (mapping->ra).  Each page read is marked accessed
- * once per read call.  Returns the byte count (0 at or past isize), or
- * -errno when nothing was copied.
+ * read() through the cache: copy bytes at pos, stopping at isize, from the
+ * cached pages straight into to (copy_page_to_iter), until to is full,
+ * reading missing pages with readpage and sequential runs ahead with a
+ * growing window (mapping->ra).  Each page read is marked accessed once
+ * per read call.  Returns the byte count (0 at or past isize; short when
+ * a copy to user memory faulted), or -errno (-EFAULT for a fault) when
+ * nothing was copied.
  */
-long filemap_read(struct address_space *mapping, uint64_t pos, void *buf, size_t len,
+long filemap_read(struct address_space *mapping, uint64_t pos, struct iov_iter *to,
 		  uint64_t isize);
 
 /*
@@ -129,12 +132,15 @@ int filemap_fault(struct address_space *mapping, pgoff_t index, uint64_t isize,
 		  struct page **pagep);
 
 /*
- * write() through the cache: copy len bytes from buf to pos, reading a
- * page first when only part of it is written and it is not cached (read-
- * modify-write), calling prepare_write, and dirtying each page.  The
+ * write() through the cache (Linux's generic_perform_write): copy all of
+ * from to pos, reading a page first when only part of it is written and
+ * it is not cached (read-modify-write), calling prepare_write, and
+ * dirtying each page.  User memory is faulted in before each page is
+ * locked and copied with page faults disabled (see mm/filemap.c).  The
  * caller updates the file size.  Returns the byte count, short if an
- * error stopped it after some progress, or -errno.
+ * error or a bad source byte stopped it after some progress, or -errno
+ * (-EFAULT when the source could not be read at all).
  */
-long filemap_write(struct address_space *mapping, uint64_t pos, const void *buf, size_t len);
+long generic_perform_write(struct address_space *mapping, struct iov_iter *from, uint64_t pos);
 
 #endif

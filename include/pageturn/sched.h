@@ -98,6 +98,7 @@ struct task_struct {
 	int stop_report;			/* a stop/continue wait4 has not seen: its W* status, or 0 */
 	uint64_t alarm_jiffies;			/* alarm(2): when SIGALRM is due, 0 = none */
 	uint64_t alarm_interval;		/* setitimer(ITIMER_REAL): re-arm period in ticks, 0 = once */
+	int pagefault_disabled;			/* pagefault_disable depth (asm/uaccess.h) */
 
 	/*
 	 * Resource limits, one per RLIMIT_* (RLIM_NLIMITS of

@@ -307,30 +307,32 @@ static const struct inode_operations ext2_special_inode_operations = {
 
 /* --- file_operations -------------------------------------------------------- */
 
-static long ext2_file_read(struct file *file, void *buf, size_t len, loff_t *pos)
+static long ext2_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	long n;
 
-	if (*pos < 0)
+	if (iocb->ki_pos < 0)
 		return -EINVAL;
-	n = ext2_read(EXT2_I(file->f_inode), *pos, buf, len);
+	n = ext2_read(EXT2_I(iocb->ki_filp->f_inode), iocb->ki_pos, to);
 	if (n > 0)
-		*pos += n;
+		iocb->ki_pos += n;
 	return n;
 }
 
-static long ext2_file_write(struct file *file, const void *buf, size_t len, loff_t *pos)
+/* Called with the inode's i_mutex held. */
+static long ext2_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
+	struct inode *inode = iocb->ki_filp->f_inode;
 	long n;
 
-	if (*pos < 0)
+	if (iocb->ki_pos < 0)
 		return -EINVAL;
-	n = ext2_write(EXT2_I(file->f_inode), *pos, buf, len);
+	n = ext2_write(EXT2_I(inode), iocb->ki_pos, from);
 	if (n > 0) {
-		*pos += n;
-		ext2_set_mtime(EXT2_I(file->f_inode), ktime_get_real_seconds());
+		iocb->ki_pos += n;
+		ext2_set_mtime(EXT2_I(inode), ktime_get_real_seconds());
 	}
-	ext2_update_attrs(file->f_inode);
+	ext2_update_attrs(inode);
 	return n;
 }
 
@@ -374,8 +376,8 @@ static int ext2_vfs_iterate(struct file *file, filldir_t filldir, void *ctx)
 }
 
 static const struct file_operations ext2_file_operations = {
-	.read = ext2_file_read,
-	.write = ext2_file_write,
+	.read_iter = ext2_file_read_iter,
+	.write_iter = ext2_file_write_iter,
 	.fsync = ext2_vfs_fsync,
 };
 

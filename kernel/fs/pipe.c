@@ -39,9 +39,11 @@
  * and it re-checks the pipe after every sleep.
  */
 #include <asm/page.h>
+#include <asm/uaccess.h>
 #include <drivers/rtc.h>
 #include <fs/file.h>
 #include <fs/poll.h>
+#include <fs/uio.h>
 #include <mm/gfp.h>
 #include <mm/slab.h>
 #include <pageturn/signal.h>
@@ -141,82 +143,141 @@ static int get_pipe_inode(struct inode **res)
 
 /* --- the ring ------------------------------------------------------------------- */
 
-/* Copy n unread bytes (n <= len) to buf and consume them. */
-static void pipe_copy_out(struct pipe_inode_info *pipe, char *buf, size_t n)
+/*
+ * Copy up to n unread bytes (n <= len) to to and consume what was copied,
+ * with page faults disabled: nothing sleeps, so the ring cannot change
+ * under the copy, and a destination page that is not present stops it
+ * with the bytes before it consumed and the rest still unread.  The
+ * count copied.
+ */
+static size_t pipe_copy_to_iter(struct pipe_inode_info *pipe, struct iov_iter *to, size_t n)
 {
-	size_t off, chunk;
+	size_t done = 0, off, chunk, copied;
 
-	while (n) {
+	pagefault_disable();
+	while (done < n) {
 		off = pipe->start % PAGE_SIZE;
-		chunk = MIN(n, PAGE_SIZE - off);
-		memcpy(buf, pipe->bufs[pipe->start / PAGE_SIZE] + off, chunk);
-		buf += chunk;
-		n -= chunk;
-		pipe->len -= chunk;
-		pipe->start = (pipe->start + chunk) % PIPE_SIZE;
+		chunk = MIN(n - done, PAGE_SIZE - off);
+		copied = copy_to_iter(pipe->bufs[pipe->start / PAGE_SIZE] + off, chunk, to);
+		done += copied;
+		pipe->len -= copied;
+		pipe->start = (pipe->start + copied) % PIPE_SIZE;
+		if (copied < chunk)
+			break;
 	}
+	pagefault_enable();
 	if (!pipe->len)
 		pipe->start = 0;	/* keep using the first pages */
+	return done;
 }
 
-/* Append n bytes (n <= PIPE_SIZE - len) from buf: 0 or -ENOMEM. */
-static int pipe_copy_in(struct pipe_inode_info *pipe, const char *buf, size_t n)
+/*
+ * Make sure the ring pages the n bytes after the unread ones will land in
+ * are allocated: 0 when they all were, 1 after allocating one (the
+ * allocation may sleep: the caller looks at the pipe afresh), -ENOMEM.
+ */
+static int pipe_grow(struct pipe_inode_info *pipe, size_t n)
 {
-	unsigned int end, page;
-	size_t off, chunk;
+	unsigned int end = (pipe->start + pipe->len) % PIPE_SIZE, at, page;
+	size_t done;
+	char *buf;
 
-	while (n) {
-		end = (pipe->start + pipe->len) % PIPE_SIZE;
-		page = end / PAGE_SIZE;
-		off = end % PAGE_SIZE;
-		chunk = MIN(n, PAGE_SIZE - off);
-		if (!pipe->bufs[page]) {
-			pipe->bufs[page] = (char *)__get_free_pages(GFP_KERNEL, 0);
-			if (!pipe->bufs[page])
-				return -ENOMEM;
-		}
-		memcpy(pipe->bufs[page] + off, buf, chunk);
-		buf += chunk;
-		n -= chunk;
-		pipe->len += chunk;
+	for (done = 0; done < n; done += PAGE_SIZE - at % PAGE_SIZE) {
+		at = (end + done) % PIPE_SIZE;
+		page = at / PAGE_SIZE;
+		if (pipe->bufs[page])
+			continue;
+		buf = (char *)__get_free_pages(GFP_KERNEL, 0);
+		if (!buf)
+			return -ENOMEM;
+		/* Another writer may have filled the slot while we slept. */
+		if (pipe->bufs[page])
+			free_pages((unsigned long)buf, 0);
+		else
+			pipe->bufs[page] = buf;
+		return 1;
 	}
 	return 0;
 }
 
-/* --- the file operations ------------------------------------------------------------ */
-
-static long pipe_read(struct file *file, void *buf, size_t len, loff_t *pos)
+/*
+ * Copy up to n bytes (n <= PIPE_SIZE - len, their pages allocated) from
+ * from into the ring after the unread bytes, with page faults disabled,
+ * without committing them (len is unchanged): the count copied, short at
+ * a source page that is not present.
+ */
+static size_t pipe_copy_from_iter(struct pipe_inode_info *pipe, struct iov_iter *from, size_t n)
 {
-	struct pipe_inode_info *pipe = PIPE_I(file->f_inode);
-	size_t n;
-	int err;
+	size_t done = 0, off, chunk, copied;
+	unsigned int end;
 
-	(void)pos;
-	if (!len)
-		return 0;
-	while (!pipe->len) {
-		if (!pipe->writers)
-			return 0;
-		if (file->f_flags & O_NONBLOCK)
-			return -EAGAIN;
-		err = wait_event_interruptible(pipe->rd_wait, pipe->len || !pipe->writers);
-		if (err)
-			return err;
+	pagefault_disable();
+	while (done < n) {
+		end = (pipe->start + pipe->len + done) % PIPE_SIZE;
+		off = end % PAGE_SIZE;
+		chunk = MIN(n - done, PAGE_SIZE - off);
+		copied = copy_from_iter(pipe->bufs[end / PAGE_SIZE] + off, chunk, from);
+		done += copied;
+		if (copied < chunk)
+			break;
 	}
-	n = MIN(len, pipe->len);
-	pipe_copy_out(pipe, buf, n);
-	wake_up(&pipe->wr_wait);
-	return n;
+	pagefault_enable();
+	return done;
 }
 
-static long pipe_write(struct file *file, const void *buf, size_t len, loff_t *pos)
+/* --- the file operations ------------------------------------------------------------ */
+
+/*
+ * Copying to and from user memory.  The ring is shared by every reader
+ * and writer and has no lock: the kernel is not preemptive, so what runs
+ * without sleeping runs alone.  The copies therefore run with page faults
+ * disabled, and a missing page is faulted in afterwards (which sleeps),
+ * the pipe being looked at afresh once it is in.  A reader consumes only
+ * the bytes that reached its buffer; a writer commits only the bytes it
+ * copied, and a write of up to PIPE_BUF bytes only as a whole.  A buffer
+ * that cannot be faulted in at all ends the call: the count so far, or
+ * -EFAULT.
+ */
+static long pipe_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
+	struct file *file = iocb->ki_filp;
 	struct pipe_inode_info *pipe = PIPE_I(file->f_inode);
-	size_t done = 0, room, n;
+	size_t done = 0, n, copied;
+	int err;
+
+	for (;;) {
+		if (!pipe->len) {
+			if (done || !pipe->writers)
+				break;
+			if (file->f_flags & O_NONBLOCK)
+				return -EAGAIN;
+			err = wait_event_interruptible(pipe->rd_wait, pipe->len || !pipe->writers);
+			if (err)
+				return err;
+			continue;
+		}
+		n = MIN(iov_iter_count(to), pipe->len);
+		copied = pipe_copy_to_iter(pipe, to, n);
+		done += copied;
+		if (copied)
+			wake_up(&pipe->wr_wait);
+		if (copied == n)
+			break;
+		if (fault_in_iov_iter_writeable(to, n - copied) == n - copied)
+			return done ? (long)done : -EFAULT;
+	}
+	return done;
+}
+
+static long pipe_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct file *file = iocb->ki_filp;
+	struct pipe_inode_info *pipe = PIPE_I(file->f_inode);
+	size_t total = iov_iter_count(from), done = 0, room, n, copied, left;
+	bool faulted = false;
 	long err = 0;
 
-	(void)pos;
-	while (done < len) {
+	while (iov_iter_count(from)) {
 		if (!pipe->readers) {
 			send_sig(SIGPIPE, current);
 			err = -EPIPE;
@@ -224,13 +285,32 @@ static long pipe_write(struct file *file, const void *buf, size_t len, loff_t *p
 		}
 		room = PIPE_SIZE - pipe->len;
 		/* Up to PIPE_BUF bytes go in whole or not at all. */
-		if (room && (len > PIPE_BUF || room >= len)) {
-			n = MIN(room, len - done);
-			err = pipe_copy_in(pipe, (const char *)buf + done, n);
-			if (err)
+		if (room && (total > PIPE_BUF || room >= total)) {
+			n = MIN(room, iov_iter_count(from));
+			err = pipe_grow(pipe, n);
+			if (err < 0)
 				break;
-			done += n;
-			wake_up(&pipe->rd_wait);
+			if (err)
+				continue;
+			copied = pipe_copy_from_iter(pipe, from, n);
+			if (copied < n && total <= PIPE_BUF) {
+				iov_iter_revert(from, copied);
+				copied = 0;
+			}
+			if (copied) {
+				pipe->len += copied;
+				done += copied;
+				wake_up(&pipe->rd_wait);
+			}
+			if (copied < n) {
+				/* Fault the rest in; past a byte that cannot be,
+				 * the write ends. */
+				left = fault_in_iov_iter_readable(from, n - copied);
+				if (left) {
+					iov_iter_truncate(from, n - copied - left);
+					faulted = true;
+				}
+			}
 			continue;
 		}
 		if (file->f_flags & O_NONBLOCK) {
@@ -238,12 +318,14 @@ static long pipe_write(struct file *file, const void *buf, size_t len, loff_t *p
 			break;
 		}
 		err = wait_event_interruptible(pipe->wr_wait, !pipe->readers ||
-					       PIPE_SIZE - pipe->len >= (len > PIPE_BUF ? 1 : len));
+					       PIPE_SIZE - pipe->len >= (total > PIPE_BUF ? 1 : total));
 		if (err)
 			break;
 	}
 	if (done)
 		file->f_inode->i_mtime = ktime_get_real_seconds();
+	if (!err && faulted)
+		err = -EFAULT;
 	return done ? (long)done : err;
 }
 
@@ -292,8 +374,8 @@ static void pipe_release(struct file *file)
 
 static const struct file_operations pipefifo_fops = {
 	.open = stream_open,
-	.read = pipe_read,
-	.write = pipe_write,
+	.read_iter = pipe_read_iter,
+	.write_iter = pipe_write_iter,
 	.poll = pipe_poll,
 	.ioctl = pipe_ioctl,
 	.release = pipe_release,

@@ -43,7 +43,7 @@ static uint8_t *read_file(struct ktest *t, struct ext2_inode_info *dir, const ch
 	*size = ext2_isize(inode);
 	buf = kmalloc(*size + 1, GFP_KERNEL);
 	if (buf) {
-		KTEST_EXPECT_EQ(t, ext2_read(inode, 0, buf, *size), (long)*size);
+		KTEST_EXPECT_EQ(t, ext2_read_buf(inode, 0, buf, *size), (long)*size);
 		buf[*size] = 0;
 	}
 	ext2_iput(inode);
@@ -101,7 +101,7 @@ KTEST(ext2, write_rename_delete_then_fsck)
 	file = ext2_iget(sbi, ino, &err);
 	KTEST_EXPECT(t, file != NULL);
 	if (file) {
-		KTEST_EXPECT_EQ(t, ext2_write(file, 0, buf, WRITTEN_SIZE), WRITTEN_SIZE);
+		KTEST_EXPECT_EQ(t, ext2_write_buf(file, 0, buf, WRITTEN_SIZE), WRITTEN_SIZE);
 		ext2_iput(file);
 	}
 	KTEST_EXPECT_EQ(t, ext2_mkdir(root, "made", 0755, &dino), 0);

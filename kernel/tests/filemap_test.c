@@ -58,7 +58,7 @@ KTEST(filemap, second_read_activates)
 		cached0 = global_page_state(NR_FILE_PAGES);
 		inactive0 = global_page_state(NR_INACTIVE_FILE);
 		active0 = global_page_state(NR_ACTIVE_FILE);
-		KTEST_EXPECT_EQ(t, ext2_read(file, 0, buf, STREAM_SIZE), STREAM_SIZE);
+		KTEST_EXPECT_EQ(t, ext2_read_buf(file, 0, buf, STREAM_SIZE), STREAM_SIZE);
 		inactive1 = global_page_state(NR_INACTIVE_FILE);
 		active1 = global_page_state(NR_ACTIVE_FILE);
 		KTEST_EXPECT_EQ(t, inactive1 - inactive0, STREAM_PAGES);
@@ -66,7 +66,7 @@ KTEST(filemap, second_read_activates)
 		KTEST_EXPECT_EQ(t, global_page_state(NR_FILE_PAGES) - cached0, STREAM_PAGES);
 		/* Windows of 4, 8, 16, 32 and the last 4 pages: 5 demand reads. */
 		KTEST_EXPECT_EQ(t, file->i_mapping.ra.nr_readahead, STREAM_PAGES - 5);
-		KTEST_EXPECT_EQ(t, ext2_read(file, 0, buf, STREAM_SIZE), STREAM_SIZE);
+		KTEST_EXPECT_EQ(t, ext2_read_buf(file, 0, buf, STREAM_SIZE), STREAM_SIZE);
 		inactive2 = global_page_state(NR_INACTIVE_FILE);
 		active2 = global_page_state(NR_ACTIVE_FILE);
 		KTEST_EXPECT_EQ(t, inactive1 - inactive2, STREAM_PAGES);
@@ -105,7 +105,7 @@ KTEST(filemap, write_sync_cleans)
 	KTEST_EXPECT(t, file != NULL);
 	if (buf && file) {
 		memset(buf, 0x3c, WRITE_SIZE);
-		KTEST_EXPECT_EQ(t, ext2_write(file, 0, buf, WRITE_SIZE), WRITE_SIZE);
+		KTEST_EXPECT_EQ(t, ext2_write_buf(file, 0, buf, WRITE_SIZE), WRITE_SIZE);
 		dirty = global_page_state(NR_FILE_DIRTY);
 		KTEST_EXPECT_EQ(t, dirty, WRITE_SIZE / PAGE_SIZE);
 		KTEST_EXPECT_EQ(t, ext2_sync(sbi), 0);
@@ -117,7 +117,7 @@ KTEST(filemap, write_sync_cleans)
 		/* A page over a hole, dirtied without write(): writeback
 		 * allocates its blocks. */
 		KTEST_EXPECT_EQ(t, ext2_truncate(file, WRITE_SIZE + PAGE_SIZE), 0);
-		KTEST_EXPECT_EQ(t, ext2_read(file, WRITE_SIZE, buf, PAGE_SIZE), PAGE_SIZE);
+		KTEST_EXPECT_EQ(t, ext2_read_buf(file, WRITE_SIZE, buf, PAGE_SIZE), PAGE_SIZE);
 		blocks = file->i_raw.i_blocks;
 		page = find_lock_page(&file->i_mapping, WRITE_SIZE / PAGE_SIZE);
 		KTEST_EXPECT(t, page != NULL);

@@ -132,7 +132,7 @@ static void check_against_host(struct ext2_sb_info *sbi, const char *path)
 	assert_true(fd >= 0);
 	assert_int_equal(ext2_isize(inode), lseek(fd, 0, SEEK_END));
 	for (;;) {
-		n = ext2_read(inode, off, a, sizeof(a));
+		n = ext2_read_buf(inode, off, a, sizeof(a));
 		assert_true(n >= 0);
 		assert_int_equal(pread(fd, b, sizeof(b), off), n);
 		if (n == 0)
@@ -300,14 +300,14 @@ static void check_reads(struct ext2_sb_info *sbi)
 		longname[299] = '\0';
 		assert_int_equal(ext2_lookup(root, longname, &ino), -ENAMETOOLONG);
 	}
-	assert_int_equal(ext2_read(root, 0, buf, 10), -EISDIR);
+	assert_int_equal(ext2_read_buf(root, 0, buf, 10), -EISDIR);
 	small = get(sbi, "small.txt");
 	assert_int_equal(ext2_lookup(small, "x", &ino), -ENOTDIR);
 	pos = 0;
 	assert_int_equal(ext2_readdir(small, &pos, collect, &names), -ENOTDIR);
-	assert_int_equal(ext2_read(small, 7, buf, sizeof(buf)), 5);
+	assert_int_equal(ext2_read_buf(small, 7, buf, sizeof(buf)), 5);
 	assert_memory_equal(buf, "ext2\n", 5);
-	assert_int_equal(ext2_read(small, 12, buf, sizeof(buf)), 0);
+	assert_int_equal(ext2_read_buf(small, 12, buf, sizeof(buf)), 0);
 	assert_int_equal(ext2_unmount(sbi), -EBUSY);
 	ext2_iput(small);
 	ext2_iput(root);
@@ -374,7 +374,7 @@ static long write_pattern(struct ext2_inode_info *inode, uint64_t off, size_t le
 		n = MIN(sizeof(buf), len - done);
 		for (i = 0; i < n; i++)
 			buf[i] = pattern(off + done + i, seed);
-		r = ext2_write(inode, off + done, buf, n);
+		r = ext2_write_buf(inode, off + done, buf, n);
 		if (r < 0)
 			return done ? (long)done : r;
 		done += r;
@@ -392,7 +392,7 @@ static void check_pattern(struct ext2_inode_info *inode, uint64_t off, size_t le
 
 	while (done < len) {
 		n = MIN(sizeof(buf), len - done);
-		assert_int_equal(ext2_read(inode, off + done, buf, n), n);
+		assert_int_equal(ext2_read_buf(inode, off + done, buf, n), n);
 		for (i = 0; i < n; i++) {
 			unsigned char want = seed < 0 ? 0 : pattern(off + done + i, seed);
 
@@ -627,7 +627,7 @@ static void test_enospc(void **state)
 	n = write_pattern(f, 0, 64 << 20, 5);
 	assert_true(n > 0 && n < (64 << 20));
 	assert_int_equal(sbi->s_es->s_free_blocks_count, 0);
-	assert_int_equal(ext2_write(f, n, "x", 1), -ENOSPC);
+	assert_int_equal(ext2_write_buf(f, n, "x", 1), -ENOSPC);
 	assert_int_equal(ext2_mkdir(root, "nospace", 0755, &ino), -ENOSPC);
 	check_pattern(f, n - 4096, 4096, 5);
 	ext2_iput(f);
@@ -805,8 +805,8 @@ static void test_corrupt_directory(void **state)
 	{
 		char buf[16];
 
-		assert_int_equal(ext2_read(x, 13 * 1024, buf, sizeof(buf)), -EIO);
-		assert_int_equal(ext2_read(x, 0, buf, sizeof(buf)), sizeof(buf));
+		assert_int_equal(ext2_read_buf(x, 13 * 1024, buf, sizeof(buf)), -EIO);
+		assert_int_equal(ext2_read_buf(x, 0, buf, sizeof(buf)), sizeof(buf));
 	}
 	ext2_iput(x);
 	assert_null(ext2_iget(sbi, sbi->s_inodes_count + 1, &(int){ 0 }));
@@ -838,8 +838,8 @@ static void test_io_errors(void **state)
 	sbi = mount_image();
 	f = get(sbi, "big.bin");
 	disk.fail_after = 0;
-	assert_int_equal(ext2_read(f, 3 << 20, buf, sizeof(buf)), -EIO);
-	assert_int_equal(ext2_write(f, 4 << 20, buf, sizeof(buf)), -EIO);
+	assert_int_equal(ext2_read_buf(f, 3 << 20, buf, sizeof(buf)), -EIO);
+	assert_int_equal(ext2_write_buf(f, 4 << 20, buf, sizeof(buf)), -EIO);
 	disk.fail_after = -1;
 	check_pattern(f, (3 << 20) - 100, 200, 0);
 	ext2_iput(f);

@@ -79,6 +79,25 @@ static const struct address_space_operations fake_aops = {
 
 static struct address_space mapping;
 
+/* filemap_read and generic_perform_write with a kernel buffer. */
+static long read_buf(struct address_space *m, uint64_t pos, void *buf, size_t len, uint64_t isize)
+{
+	struct kvec kv = { buf, len };
+	struct iov_iter iter;
+
+	iov_iter_kvec(&iter, READ, &kv, 1, len);
+	return filemap_read(m, pos, &iter, isize);
+}
+
+static long write_buf(struct address_space *m, uint64_t pos, const void *buf, size_t len)
+{
+	struct kvec kv = { (void *)buf, len };
+	struct iov_iter iter;
+
+	iov_iter_kvec(&iter, WRITE, &kv, 1, len);
+	return generic_perform_write(m, &iter, pos);
+}
+
 static unsigned char pattern(uint64_t i)
 {
 	return (unsigned char)((i * 2654435761u) >> 11);
@@ -213,20 +232,20 @@ static void test_read_twice_activates(void **state)
 	struct page *page;
 
 	(void)state;
-	assert_int_equal(filemap_read(&mapping, 0, buf, sizeof(buf), sizeof(buf)), sizeof(buf));
+	assert_int_equal(read_buf(&mapping, 0, buf, sizeof(buf), sizeof(buf)), sizeof(buf));
 	assert_memory_equal(buf, backing, sizeof(buf));
 	assert_int_equal(zstat(NR_INACTIVE_FILE), 10);
 	assert_int_equal(zstat(NR_ACTIVE_FILE), 0);
 	page = find_get_page(&mapping, 3);
 	assert_true(PageReferenced(page));
 	page_cache_release(page);
-	assert_int_equal(filemap_read(&mapping, 0, buf, sizeof(buf), sizeof(buf)), sizeof(buf));
+	assert_int_equal(read_buf(&mapping, 0, buf, sizeof(buf), sizeof(buf)), sizeof(buf));
 	assert_int_equal(zstat(NR_INACTIVE_FILE), 0);
 	assert_int_equal(zstat(NR_ACTIVE_FILE), 10);
 	assert_int_equal(nr_readpage, 10);
 	/* Past the end: nothing; up to it: a short count. */
-	assert_int_equal(filemap_read(&mapping, sizeof(buf), buf, 1, sizeof(buf)), 0);
-	assert_int_equal(filemap_read(&mapping, 100, buf, PAGE_SIZE, 300), 200);
+	assert_int_equal(read_buf(&mapping, sizeof(buf), buf, 1, sizeof(buf)), 0);
+	assert_int_equal(read_buf(&mapping, 100, buf, PAGE_SIZE, 300), 200);
 }
 
 /* A file read in small pieces is one access per page, not one per piece. */
@@ -238,12 +257,12 @@ static void test_small_reads_mark_once(void **state)
 
 	(void)state;
 	for (i = 0; i < PAGE_SIZE / 100; i++)
-		assert_int_equal(filemap_read(&mapping, i * 100, buf, 100, 2 * PAGE_SIZE), 100);
+		assert_int_equal(read_buf(&mapping, i * 100, buf, 100, 2 * PAGE_SIZE), 100);
 	page = find_get_page(&mapping, 0);
 	assert_true(PageReferenced(page));
 	assert_false(PageActive(page));
 	/* Starting over at byte 0 is a new access: the page is promoted. */
-	assert_int_equal(filemap_read(&mapping, 0, buf, 100, 2 * PAGE_SIZE), 100);
+	assert_int_equal(read_buf(&mapping, 0, buf, 100, 2 * PAGE_SIZE), 100);
 	assert_true(PageActive(page));
 	page_cache_release(page);
 }
@@ -255,12 +274,12 @@ static void test_dirty_writeback_clean(void **state)
 
 	(void)state;
 	memset(buf, 0x5a, sizeof(buf));
-	assert_int_equal(filemap_write(&mapping, 0, buf, sizeof(buf)), sizeof(buf));
+	assert_int_equal(write_buf(&mapping, 0, buf, sizeof(buf)), sizeof(buf));
 	assert_int_equal(nr_readpage, 0);		/* whole pages: nothing to read */
 	assert_int_equal(zstat(NR_FILE_DIRTY), 2);
 	assert_int_equal(zstat(NR_WRITEBACK), 0);
 	/* Writing a dirty page again does not count it twice. */
-	assert_int_equal(filemap_write(&mapping, 10, buf, 10), 10);
+	assert_int_equal(write_buf(&mapping, 10, buf, 10), 10);
 	assert_int_equal(zstat(NR_FILE_DIRTY), 2);
 	assert_int_equal(filemap_write_and_wait(&mapping), 0);
 	assert_int_equal(nr_writepage, 2);
@@ -271,7 +290,7 @@ static void test_dirty_writeback_clean(void **state)
 	assert_int_equal(nr_writepage, 2);		/* clean pages are not written */
 
 	/* A failed write leaves the page dirty; reclaim's pageout_one too. */
-	assert_int_equal(filemap_write(&mapping, 0, "x", 1), 1);
+	assert_int_equal(write_buf(&mapping, 0, "x", 1), 1);
 	fail_write = true;
 	assert_int_equal(filemap_write_and_wait(&mapping), -EIO);
 	assert_int_equal(zstat(NR_FILE_DIRTY), 1);
@@ -295,12 +314,12 @@ static void test_partial_page_writes(void **state)
 
 	(void)state;
 	/* 10 bytes in the middle of page 1, then a run across pages 2 and 3. */
-	assert_int_equal(filemap_write(&mapping, PAGE_SIZE + 100, "0123456789", 10), 10);
+	assert_int_equal(write_buf(&mapping, PAGE_SIZE + 100, "0123456789", 10), 10);
 	assert_int_equal(nr_readpage, 1);
 	memset(buf, 0xee, PAGE_SIZE);
-	assert_int_equal(filemap_write(&mapping, 3 * PAGE_SIZE - 50, buf, 100), 100);
+	assert_int_equal(write_buf(&mapping, 3 * PAGE_SIZE - 50, buf, 100), 100);
 	assert_int_equal(nr_readpage, 3);
-	assert_int_equal(filemap_read(&mapping, PAGE_SIZE, buf, sizeof(buf), 10 * PAGE_SIZE),
+	assert_int_equal(read_buf(&mapping, PAGE_SIZE, buf, sizeof(buf), 10 * PAGE_SIZE),
 			 sizeof(buf));
 	assert_memory_equal(buf, backing + PAGE_SIZE, 100);
 	assert_memory_equal(buf + 100, "0123456789", 10);
@@ -311,7 +330,7 @@ static void test_partial_page_writes(void **state)
 	assert_int_equal(zstat(NR_FILE_DIRTY), 3);
 	/* A read error during read-modify-write: nothing written, nothing cached. */
 	fail_read = true;
-	assert_int_equal(filemap_write(&mapping, 7 * PAGE_SIZE + 1, "x", 1), -EIO);
+	assert_int_equal(write_buf(&mapping, 7 * PAGE_SIZE + 1, "x", 1), -EIO);
 	assert_null(find_get_page(&mapping, 7));
 	fail_read = false;
 	assert_int_equal(filemap_write_and_wait(&mapping), 0);
@@ -323,9 +342,9 @@ static void test_truncate(void **state)
 	struct page *page;
 
 	(void)state;
-	assert_int_equal(filemap_read(&mapping, 0, buf, sizeof(buf), sizeof(buf)), sizeof(buf));
-	assert_int_equal(filemap_write(&mapping, 3 * PAGE_SIZE, buf, 10), 10);
-	assert_int_equal(filemap_write(&mapping, 2 * PAGE_SIZE, buf, 10), 10);
+	assert_int_equal(read_buf(&mapping, 0, buf, sizeof(buf), sizeof(buf)), sizeof(buf));
+	assert_int_equal(write_buf(&mapping, 3 * PAGE_SIZE, buf, 10), 10);
+	assert_int_equal(write_buf(&mapping, 2 * PAGE_SIZE, buf, 10), 10);
 	assert_int_equal(zstat(NR_FILE_DIRTY), 2);
 	truncate_inode_pages(&mapping, 2 * PAGE_SIZE + 1000);
 	assert_int_equal(mapping.nrpages, 3);
@@ -353,7 +372,7 @@ static void test_sequential_readahead(void **state)
 	(void)state;
 	for (pos = 0; pos < size; pos += PAGE_SIZE) {
 		before = nr_readpage;
-		assert_int_equal(filemap_read(&mapping, pos, buf, PAGE_SIZE, size), PAGE_SIZE);
+		assert_int_equal(read_buf(&mapping, pos, buf, PAGE_SIZE, size), PAGE_SIZE);
 		assert_memory_equal(buf, backing + pos, PAGE_SIZE);
 		if (nr_readpage != before) {
 			/* Windows of 4, 8, 16, 32, 32, then the 8 pages left. */
@@ -378,13 +397,13 @@ static void test_random_reads_no_readahead(void **state)
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(order); i++)
-		assert_int_equal(filemap_read(&mapping, order[i] * PAGE_SIZE + 8, buf, sizeof(buf),
+		assert_int_equal(read_buf(&mapping, order[i] * PAGE_SIZE + 8, buf, sizeof(buf),
 					      FILE_PAGES * PAGE_SIZE), sizeof(buf));
 	assert_int_equal(nr_readpage, ARRAY_SIZE(order));
 	assert_int_equal(mapping.ra.nr_readahead, 0);
 	assert_int_equal(mapping.nrpages, ARRAY_SIZE(order));
 	/* The page after the last one read is sequential again. */
-	assert_int_equal(filemap_read(&mapping, 61 * PAGE_SIZE, buf, sizeof(buf),
+	assert_int_equal(read_buf(&mapping, 61 * PAGE_SIZE, buf, sizeof(buf),
 				      FILE_PAGES * PAGE_SIZE), sizeof(buf));
 	assert_int_equal(mapping.ra.nr_readahead, VM_MIN_READAHEAD - 1);
 }
@@ -395,17 +414,17 @@ static void test_read_error(void **state)
 
 	(void)state;
 	fail_read = true;
-	assert_int_equal(filemap_read(&mapping, 5 * PAGE_SIZE, buf, sizeof(buf), 1 << 20), -EIO);
+	assert_int_equal(read_buf(&mapping, 5 * PAGE_SIZE, buf, sizeof(buf), 1 << 20), -EIO);
 	assert_null(find_get_page(&mapping, 5));
 	assert_int_equal(mapping.nrpages, 0);
 	assert_int_equal(zstat(NR_FILE_PAGES), 0);
 	/* A failure reading ahead only shortens the window. */
 	fail_read = false;
-	assert_int_equal(filemap_read(&mapping, 0, buf, sizeof(buf), 1 << 20), sizeof(buf));
+	assert_int_equal(read_buf(&mapping, 0, buf, sizeof(buf), 1 << 20), sizeof(buf));
 	assert_int_equal(mapping.nrpages, VM_MIN_READAHEAD);
 	/* Copied bytes are returned even when a later page fails. */
 	fail_read = true;
-	assert_int_equal(filemap_read(&mapping, 4 * PAGE_SIZE - 10, buf, sizeof(buf), 1 << 20), 10);
+	assert_int_equal(read_buf(&mapping, 4 * PAGE_SIZE - 10, buf, sizeof(buf), 1 << 20), 10);
 	assert_int_equal(mapping.nrpages, VM_MIN_READAHEAD);
 	fail_read = false;
 }

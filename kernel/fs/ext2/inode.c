@@ -512,18 +512,18 @@ static const struct address_space_operations ext2_aops = {
 	.prepare_write = ext2_prepare_write,
 };
 
-long ext2_read(struct ext2_inode_info *inode, uint64_t off, void *buf, size_t len)
+long ext2_read(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *to)
 {
 	if (EXT2_S_ISDIR(inode->i_raw.i_mode))
 		return -EISDIR;
-	return filemap_read(&inode->i_mapping, off, buf, len, ext2_isize(inode));
+	return filemap_read(&inode->i_mapping, off, to, ext2_isize(inode));
 }
 
-long ext2_write(struct ext2_inode_info *inode, uint64_t off, const void *buf, size_t len)
+long ext2_write(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *from)
 {
 	struct ext2_sb_info *sbi = inode->i_sb;
 	uint64_t limit = max_blocks(sbi) << sbi->s_blocksize_bits, pos;
-	size_t done = 0, n;
+	size_t done = 0, len = iov_iter_count(from), n;
 	long ret = 0;
 
 	if (sbi->s_read_only)
@@ -536,12 +536,16 @@ long ext2_write(struct ext2_inode_info *inode, uint64_t off, const void *buf, si
 	while (done < len) {
 		pos = off + done;
 		n = MIN(sbi->s_blocksize - (pos & (sbi->s_blocksize - 1)), len - done);
-		ret = filemap_write(&inode->i_mapping, pos, (const char *)buf + done, n);
+		iov_iter_truncate(from, n);
+		ret = generic_perform_write(&inode->i_mapping, from, pos);
+		iov_iter_reexpand(from, iov_iter_count(from) + (len - done - n));
 		if (ret <= 0)
 			break;
 		done += ret;
 		if (off + done > ext2_isize(inode))
 			ext2_set_isize(inode, off + done);
+		if ((size_t)ret < n)
+			break;
 	}
 	return done ? (long)done : ret;
 }
@@ -631,6 +635,8 @@ int ext2_truncate(struct ext2_inode_info *inode, uint64_t size)
 	struct ext2_sb_info *sbi = inode->i_sb;
 	unsigned int bs = sbi->s_blocksize, tail = size & (bs - 1);
 	static const char zero_block[1u << EXT2_MAX_BLOCK_LOG_SIZE];
+	struct iov_iter iter;
+	struct kvec kv;
 	uint32_t block;
 	long n;
 	int err;
@@ -652,7 +658,9 @@ int ext2_truncate(struct ext2_inode_info *inode, uint64_t size)
 			if (err)
 				return err;
 			if (block) {
-				n = filemap_write(&inode->i_mapping, size, zero_block, bs - tail);
+				kv = (struct kvec){ (void *)zero_block, bs - tail };
+				iov_iter_kvec(&iter, WRITE, &kv, 1, bs - tail);
+				n = generic_perform_write(&inode->i_mapping, &iter, size);
 				if (n < 0)
 					return n;
 			}

@@ -38,6 +38,7 @@
  * one or skipping a task that lived throughout.
  */
 #include <drivers/rtc.h>
+#include <fs/uio.h>
 #include <mm/slab.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/printk.h>
@@ -282,8 +283,10 @@ static int proc_render(struct file *file)
 	return err;
 }
 
-static long proc_file_read(struct file *file, void *buf, size_t len, loff_t *pos)
+static long proc_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
+	struct file *file = iocb->ki_filp;
+	loff_t *pos = &iocb->ki_pos;
 	struct seq_file *m;
 	size_t n;
 	int err;
@@ -299,14 +302,13 @@ static long proc_file_read(struct file *file, void *buf, size_t len, loff_t *pos
 	m = file->private_data;
 	if ((uint64_t)*pos >= m->count)
 		return 0;
-	n = MIN(len, m->count - *pos);
-	memcpy(buf, m->buf + *pos, n);
+	n = copy_to_iter(m->buf + *pos, MIN(iov_iter_count(to), m->count - *pos), to);
 	*pos += n;
-	return n;
+	return n ? (long)n : -EFAULT;
 }
 
 static const struct file_operations proc_file_operations = {
-	.read = proc_file_read,
+	.read_iter = proc_file_read_iter,
 	.release = proc_free_text,
 };
 
