@@ -60,6 +60,8 @@ static const sys_call_ptr_t sys_call_table[NR_syscalls] = {
 	SYSCALL(readv)
 	SYSCALL(writev)
 	SYSCALL(pread64)
+	SYSCALL(preadv)
+	SYSCALL(pwritev)
 	SYSCALL(pwrite64)
 	SYSCALL(lseek)
 	[__NR_sendfile] = (sys_call_ptr_t)(void *)sys_sendfile64,

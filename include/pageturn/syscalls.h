@@ -37,6 +37,10 @@ long sys_write(unsigned int fd, const char __user *buf, size_t count);
 long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
 long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
 long sys_pread64(unsigned int fd, char __user *buf, size_t count, int64_t pos);
+long sys_preadv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		unsigned long pos_l, unsigned long pos_h);
+long sys_pwritev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		 unsigned long pos_l, unsigned long pos_h);
 long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, int64_t pos);
 long sys_lseek(unsigned int fd, int64_t offset, unsigned int whence);
 long sys_sendfile64(int out_fd, int in_fd, int64_t __user *offset, size_t count);

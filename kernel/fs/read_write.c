@@ -1,13 +1,15 @@
 /*
  * Reading, writing and seeking open files (Linux's fs/read_write.c), for
  * the kernel (vfs_read, vfs_write, vfs_llseek) and for user space (read,
- * write, readv, writev, pread64, pwrite64, lseek, sendfile64).
+ * write, readv, writev, pread64, pwrite64, preadv, pwritev, lseek,
+ * sendfile64).
  *
  * The checks every filesystem would repeat live here: the file was opened
  * for the access (-EBADF), directories are listed, not read (-EISDIR),
  * O_APPEND writes at the end, a count is cut to MAX_RW_COUNT as Linux
  * does so it fits the return value, and files without a position
- * (FMODE_STREAM: pipes, TTYs) refuse lseek, pread and pwrite (-ESPIPE).
+ * (FMODE_STREAM: pipes, TTYs) refuse lseek and the calls with a position
+ * (pread64, pwrite64, preadv, pwritev: -ESPIPE).
  * The filesystem's f_op does the rest at a position: file->f_pos, or the
  * caller's for pread/pwrite, carried in a struct kiocb.
  *
@@ -244,8 +246,9 @@ long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, int64_t
 	return rw_user(fd, (char __user *)buf, count, &pos, true);
 }
 
+/* readv/writev/preadv/pwritev; pos NULL: the file's. */
 static long rw_vector(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
-		      bool write)
+		      loff_t *pos, bool write)
 {
 	struct iovec fast_iov[UIO_FASTIOV], *iov;
 	struct file *file = fget(fd);
@@ -255,9 +258,11 @@ static long rw_vector(unsigned long fd, const struct iovec __user *vec, unsigned
 	if (!file)
 		return -EBADF;
 	ret = import_iovec(write ? WRITE : READ, vec, vlen, UIO_FASTIOV, fast_iov, &iov, &iter);
-	if (ret >= 0)
-		ret = write ? do_iter_write(file, &iter, &file->f_pos) :
-			      do_iter_read(file, &iter, &file->f_pos);
+	if (ret >= 0 && pos && (file->f_mode & FMODE_STREAM))
+		ret = -ESPIPE;
+	else if (ret >= 0)
+		ret = write ? do_iter_write(file, &iter, pos ? pos : &file->f_pos) :
+			      do_iter_read(file, &iter, pos ? pos : &file->f_pos);
 	kfree(iov);
 	fput(file);
 	return ret;
@@ -265,12 +270,36 @@ static long rw_vector(unsigned long fd, const struct iovec __user *vec, unsigned
 
 long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen)
 {
-	return rw_vector(fd, vec, vlen, false);
+	return rw_vector(fd, vec, vlen, NULL, false);
 }
 
 long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen)
 {
-	return rw_vector(fd, vec, vlen, true);
+	return rw_vector(fd, vec, vlen, NULL, true);
+}
+
+/* The position comes in two halves for 32-bit callers; on x86-64 pos_l
+ * holds all of it and pos_h is ignored, as Linux's pos_from_hilo gives. */
+long sys_preadv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		unsigned long pos_l, unsigned long pos_h)
+{
+	loff_t pos = (loff_t)pos_l;
+
+	(void)pos_h;
+	if (pos < 0)
+		return -EINVAL;
+	return rw_vector(fd, vec, vlen, &pos, false);
+}
+
+long sys_pwritev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		 unsigned long pos_l, unsigned long pos_h)
+{
+	loff_t pos = (loff_t)pos_l;
+
+	(void)pos_h;
+	if (pos < 0)
+		return -EINVAL;
+	return rw_vector(fd, vec, vlen, &pos, true);
 }
 
 long sys_lseek(unsigned int fd, int64_t offset, unsigned int whence)

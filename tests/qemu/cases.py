@@ -460,7 +460,8 @@ def user_races_case(build):
     second = os.path.join(workdir, "second")
     os.makedirs(second, exist_ok=True)
     ext2_disk(second, {"hello.txt": b"the second disk\n"})
-    tests = ["ext2_race", "dead_dir", "mount_rename", "clone_vm", "race_fuzz", "syscall_fuzz"]
+    tests = ["ext2_race", "dead_dir", "mount_rename", "clone_vm", "race_fuzz", "syscall_fuzz",
+             "rw_iter"]
     return QemuCase(
         name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner " + " ".join(tests),
         mem="512M", timeout=300,

@@ -53,6 +53,7 @@ static const struct test tests[] = {
 	{ "exec_args", 0 },
 	{ "rlimits", 0 },
 	{ "pipes", 0 },
+	{ "rw_iter", 0 },
 	{ "signals", 0 },
 	{ "brk", 0 },
 	{ "demand_paging", 0 },
