@@ -175,6 +175,7 @@ UNIT_TESTS  := $(patsubst tests/unit/test_%.c,$(B)/unit/test_%,$(wildcard tests/
 # Each unit test links the kernel sources it exercises, built for the host.
 # The page cache copies through iov_iters: kernel buffers only on the host.
 UNIT_IOV_ITER := kernel/lib/iov_iter.c tests/unit/fake_uaccess.c
+UNIT_SRCS_iov_iter := $(UNIT_IOV_ITER) mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_cmdline    := kernel/cmdline.c
 UNIT_SRCS_multiboot2 := kernel/multiboot2.c
 UNIT_SRCS_vsprintf   := kernel/lib/vsprintf.c
