@@ -6,11 +6,16 @@ A benchmark program prints one line per measurement,
 
 and the kernel may print its own lines in between (or, on a console
 shared with printk, in the middle of one: the match starts at "bench=").
-parse() turns the lines into records, one dict per line, numbers as
-floats; "bench-done" lines and other words are not records.
+lines() turns a console's bytes into text lines the way the test
+harness does (no \\r, terminal escapes or printk timestamps); parse()
+turns lines into records, one dict per line, numbers as floats;
+"bench-done" lines and other words are not records.
 """
 import math
 import re
+
+ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[78=>DEHMNOZc])")
+TIMESTAMP = re.compile(r"^\[\s*\d+\.\d{6}\] ")
 
 RECORD = re.compile(r"(?:^|\s)bench=(\S+)((?:[ \t]+[A-Za-z_][\w.]*=\S+)*)")
 PAIR = re.compile(r"([A-Za-z_][\w.]*)=(\S+)")
@@ -23,6 +28,15 @@ def number(text):
     except ValueError:
         return None
     return value if math.isfinite(value) else None
+
+
+def lines(raw):
+    """The console output raw (bytes) as cleaned text lines."""
+    out = []
+    for line in raw.split(b"\n"):
+        text = ESCAPES.sub("", line.decode("utf-8", "replace")).replace("\r", "")
+        out.append(TIMESTAMP.sub("", text))
+    return out
 
 
 def parse(lines):

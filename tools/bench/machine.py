@@ -18,7 +18,6 @@ timeout) and the seconds it took.  Every boot's serial log is kept.
 """
 import hashlib
 import os
-import re
 import subprocess
 import sys
 import time
@@ -28,15 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from qemu import qemu_command  # noqa: E402
 
-ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[78=>DEHMNOZc])")
-TIMESTAMP = re.compile(r"^\[\s*\d+\.\d{6}\] ")
-
-
-def clean(raw):
-    """One console line as text: no \\r, terminal escapes or timestamp."""
-    line = ESCAPES.sub("", raw.decode("utf-8", "replace")).replace("\r", "")
-    return TIMESTAMP.sub("", line)
-
+import console  # noqa: E402
 
 class Boot:
     def __init__(self, lines, status, seconds, log_path):
@@ -133,7 +124,7 @@ def boot(kernel, command, workdir, mem="512M", disks=(), timeout=600, accel="tcg
             status = None
     seconds = time.time() - start
     with open(log_path, "rb") as f:
-        lines = [clean(l) for l in f.read().split(b"\n")]
+        lines = console.lines(f.read())
     if not keep_disks:
         for copy in copies:
             os.unlink(copy)

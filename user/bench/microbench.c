@@ -8,7 +8,8 @@
  *
  * whose first KEY after bench= is the row's measure (lower is better), for
  * example "bench=null_syscall ns_per_op=160.2 ops=6000000 secs=0.962".  A
- * row that cannot run prints "bench=NAME error=WHAT" and the others go on.
+ * row that cannot run prints "bench=NAME error=WHAT errno=N (...)" and the
+ * others go on.
  * "bench-done rows=N errors=N" ends the run.
  *
  * Timing.  Every row times a batch of operations with
@@ -69,10 +70,12 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* "bench=NAME error=WHAT: strerror(errno)": the row failed. */
+/* "bench=NAME error=WHAT errno=N (strerror)": the row failed; WHAT is one word. */
 static int fail(const char *name, const char *what)
 {
-	printf("bench=%s error=%s:%s\n", name, what, strerror(errno));
+	int e = errno;
+
+	printf("bench=%s error=%s errno=%d (%s)\n", name, what, e, strerror(e));
 	fflush(stdout);
 	errors++;
 	return -1;
@@ -388,7 +391,7 @@ static int file_fault(const char *name)
 	if (size == 0) {
 		close(fd);
 		errno = EINVAL;
-		return fail(name, "map.bin is empty");
+		return fail(name, "map.bin_empty");
 	}
 	end = now() + opt.seconds;
 	for (int round = 0; round < 2 || now() < end; round++) {
