@@ -237,11 +237,12 @@ test: deps-check all $(UNIT_TESTS) $(B)/font.psf $(B)/root.img
 BENCH_N     ?= 3
 BENCH_ONLY  ?=
 QUICK       ?=
+BENCH_BLOCK_SIZE ?= 1024
 bench: deps-check all
 	@sh tools/deps.sh check tools/bench-packages.txt || \
 		echo "bench: the packages above are missing; the Linux column may be skipped"
 	$(PYTHON) tools/bench/micro.py --build $(B) --n $(BENCH_N) --mem $(MEM) --accel $(ACCEL) \
-		$(if $(BENCH_ONLY),--only '$(BENCH_ONLY)') $(if $(QUICK),--quick)
+		--block-size $(BENCH_BLOCK_SIZE) $(if $(BENCH_ONLY),--only '$(BENCH_ONLY)') $(if $(QUICK),--quick)
 
 # --- packages ---------------------------------------------------------------
 deps:

@@ -2,7 +2,7 @@
 """`make bench`: the micro-benchmarks, on Pageturn and on Debian's Linux.
 
     micro.py [--n N] [--only REGEX] [--quick] [--mem 512M] [--build build]
-             [--no-linux] [--accel tcg]
+             [--block-size 1024] [--no-linux] [--accel tcg]
 
 Boots Pageturn (build/kernel.elf, build/root.img) and Linux (Debian's
 linux-image-amd64 with an initramfs made by initramfs.py) under the same
@@ -69,13 +69,14 @@ def command(rows, sizes):
         MICROBENCH, NOP, sizes["seconds"], sizes["write_mib"], " ".join(r.name for r in rows))
 
 
-def bench_disk(outdir, sizes):
+def bench_disk(outdir, sizes, block_size):
     """The ext2 disk every boot gets a copy of: read.bin, map.bin and
     room for write.bin."""
     size = sizes["read_mib"] + sizes["map_mib"] + sizes["write_mib"] + 32
-    return disks.ext2_image(os.path.join(outdir, "disk-%d-%d-%d.img" % (
-        sizes["read_mib"], sizes["map_mib"], sizes["write_mib"])),
-        {"read.bin": sizes["read_mib"] * MIB, "map.bin": sizes["map_mib"] * MIB}, size)
+    return disks.ext2_image(os.path.join(outdir, "disk-%d-%d-%d-%dk.img" % (
+        sizes["read_mib"], sizes["map_mib"], sizes["write_mib"], block_size // 1024)),
+        {"read.bin": sizes["read_mib"] * MIB, "map.bin": sizes["map_mib"] * MIB}, size,
+        block_size)
 
 
 def make_groups(rows, sizes, disk, mem, quick):
@@ -113,6 +114,9 @@ def main():
                     help="one boot per kernel, small sizes, short runs")
     ap.add_argument("--mem", default="512M")
     ap.add_argument("--accel", default="tcg", choices=("tcg", "kvm"))
+    ap.add_argument("--block-size", type=int, default=1024, choices=(1024, 2048, 4096),
+                    help="the ext2 disk's block size (default 1024: mke2fs's choice at "
+                    "this size, as in the tests)")
     ap.add_argument("--no-linux", action="store_true", help="boot Pageturn only")
     args = ap.parse_args()
 
@@ -132,7 +136,7 @@ def main():
     if linux:
         kernels.append(linux)
     kernels.append(machine.PageturnKernel(args.build))
-    disk = bench_disk(outdir, sizes)
+    disk = bench_disk(outdir, sizes, args.block_size)
     groups = make_groups(rows, sizes, disk, args.mem, args.quick)
     print("bench: %d rows, %d boot kinds x %d kernels x %d rounds, -m %s, %s%s"
           % (len(rows), len(groups), len(kernels), rounds, args.mem, args.accel,
@@ -145,10 +149,12 @@ def main():
     meta = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "qemu": machine.qemu_version(),
             "kernels": {k.name: k.describe() for k in kernels}, "accel": args.accel,
             "mem": args.mem, "rounds": rounds, "quick": args.quick, "sizes": sizes,
+            "block_size": args.block_size,
             "seconds": round(elapsed)}
-    lines = ["%s, QEMU %s (%s, 1 vCPU, -m %s), %d boot%s per cell%s, %.0f s in all"
-             % (meta["date"], meta["qemu"], args.accel.upper(), args.mem, rounds,
-                "s" if rounds > 1 else "", " (quick)" if args.quick else "", elapsed)]
+    lines = ["%s, QEMU %s (%s, 1 vCPU, -m %s), ext2 with %d-byte blocks, %d boot%s per cell%s, "
+             "%.0f s in all" % (meta["date"], meta["qemu"], args.accel.upper(), args.mem,
+                                args.block_size, rounds, "s" if rounds > 1 else "",
+                                " (quick)" if args.quick else "", elapsed)]
     lines.append("; ".join(k.describe() for k in kernels))
     md = report.write_all(outdir, "micro", table, names,
                           {"linux": "Linux", "pageturn": "Pageturn"}, meta, samples, lines)
