@@ -17,6 +17,7 @@ import argparse
 import datetime
 import os
 import re
+import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -98,6 +99,10 @@ def linux_kernel(build, outdir):
     if linux is None:
         print("bench: no Debian kernel (/boot/vmlinuz-* with /lib/modules): the Linux "
               "column is skipped; `apt-get install linux-image-amd64` adds it", flush=True)
+        return None
+    if shutil.which("cpio") is None:
+        print("bench: no cpio to make Linux's initramfs: the Linux column is skipped; "
+              "`apt-get install cpio` adds it", flush=True)
         return None
     initrd = initramfs.build_initramfs(linux, os.path.join(outdir, "linux-initramfs.cpio"), {
         MICROBENCH.lstrip("/"): os.path.join(build, "user", "bench", "microbench"),
