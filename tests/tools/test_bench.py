@@ -4,6 +4,7 @@ QEMU wrote them: CRLF line ends, printk timestamps) and on crafted lines.
 No QEMU runs here: runner.run() gets a stand-in for machine.boot()."""
 import csv
 import json
+import lzma
 import math
 import os
 import sys
@@ -14,6 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
 import console  # noqa: E402
+import initramfs  # noqa: E402
 import machine  # noqa: E402
 import micro  # noqa: E402
 import report  # noqa: E402
@@ -180,6 +182,58 @@ class RunTest(unittest.TestCase):
         self.assertTrue(groups[0].command.endswith(" ext2_cold_read ext2_cached_read"))
         self.assertIn("--write-mib 128 ", groups[2].command)
         self.assertEqual(sum(len(g.rows) for g in groups), len(micro.ROWS))
+
+
+class ModulesTest(unittest.TestCase):
+    """initramfs.module_order() on a modules.dep shaped like Debian 6.1's."""
+    DEP = ("kernel/fs/mbcache.ko:\n"
+           "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko kernel/fs/mbcache.ko kernel/fs/jbd2/jbd2.ko\n"
+           "kernel/fs/jbd2/jbd2.ko:\n"
+           "kernel/lib/crc16.ko:\n"
+           "kernel/drivers/virtio/virtio_pci.ko: kernel/drivers/virtio/virtio_pci_legacy_dev.ko "
+           "kernel/drivers/virtio/virtio.ko kernel/drivers/virtio/virtio_ring.ko\n"
+           "kernel/drivers/virtio/virtio_pci_legacy_dev.ko:\n"
+           "kernel/drivers/virtio/virtio.ko:\n"
+           "kernel/drivers/virtio/virtio_ring.ko:\n"
+           "kernel/drivers/block/virtio_blk.ko: kernel/drivers/virtio/virtio.ko "
+           "kernel/drivers/virtio/virtio_ring.ko\n"
+           "kernel/crypto/crc32c-generic.ko.xz:\n")
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        with open(os.path.join(self.dir.name, "modules.dep"), "w") as f:
+            f.write(self.DEP)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_each_module_after_its_dependencies_once(self):
+        order = initramfs.module_order(self.dir.name, ["virtio_pci", "virtio_blk", "ext4",
+                                                       "crc32c_generic"])
+        self.assertEqual(len(order), len(set(order)))
+        self.assertEqual(len(order), 10)
+        deps = {l.split(":")[0]: l.split(":")[1].split() for l in self.DEP.splitlines()}
+        for i, path in enumerate(order):
+            for dep in deps[path]:
+                self.assertLess(order.index(dep), i, "%s before %s" % (dep, path))
+        self.assertEqual(order[-1], "kernel/crypto/crc32c-generic.ko.xz")
+
+    def test_unknown_module(self):
+        with self.assertRaises(RuntimeError):
+            initramfs.module_order(self.dir.name, ["no_such_module"])
+
+    def test_compressed_module_copied_plain(self):
+        src = os.path.join(self.dir.name, "crc32c-generic.ko.xz")
+        with lzma.open(src, "wb") as f:
+            f.write(b"\x7fELF module")
+        out = os.path.join(self.dir.name, "out")
+        os.mkdir(out)
+        self.assertEqual(initramfs._copy_module(src, out), "crc32c-generic.ko")
+        with open(os.path.join(out, "crc32c-generic.ko"), "rb") as f:
+            self.assertEqual(f.read(), b"\x7fELF module")
+
+    def test_no_kernel(self):
+        self.assertIsNone(initramfs.find_linux(self.dir.name, self.dir.name))
 
 
 if __name__ == "__main__":
