@@ -7,6 +7,8 @@
 #   make run-gui    boot the ISO in a QEMU window
 #   make debug      boot halted with a gdb stub; `gdb -x build/gdbinit` attaches
 #   make test       host unit tests + QEMU integration tests
+#   make bench      micro-benchmarks on Pageturn and Debian's Linux (docs/benchmarks.md;
+#                   BENCH_N=3 boots per cell, BENCH_ONLY=REGEX rows, QUICK=1 a short run)
 #   make deps       install the Debian packages the project needs
 #   make help       this text
 #
@@ -53,13 +55,13 @@ KSRC_C  := $(shell find $(KDIRS) -name '*.c' | sort)
 KSRC_S  := $(shell find $(KDIRS) -name '*.asm' | sort)
 KOBJS   := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.asm=$(B)/%.o) $(B)/font.o
 
-.PHONY: all iso run run-gui debug test unit qemu-test deps help clean FORCE
+.PHONY: all iso run run-gui debug test unit qemu-test bench deps help clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(B)/kernel.elf $(B)/root.img
 
 help:
-	@sed -n '2,16s/^# \{0,1\}//p' Makefile
+	@sed -n '2,17s/^# \{0,1\}//p' Makefile
 
 # --- generated headers: only rewritten when their content changes -----------
 $(B)/include/generated/version.h: FORCE
@@ -230,6 +232,20 @@ unit: deps-check $(UNIT_TESTS)
 
 test: deps-check all $(UNIT_TESTS) $(B)/font.psf $(B)/root.img
 	$(PYTHON) tests/run.py --build $(B)
+
+# --- benchmarks: the same programs on Pageturn and Linux (docs/benchmarks.md).
+# The packages only the bench needs (Debian's kernel, cpio) are in their own
+# list, so `make test` never needs them; without them the Linux column is
+# skipped.
+BENCH_N     ?= 3
+BENCH_ONLY  ?=
+QUICK       ?=
+BENCH_BLOCK_SIZE ?= 1024
+bench: deps-check all
+	@sh tools/deps.sh check tools/bench-packages.txt || \
+		echo "bench: the packages above are missing; the Linux column may be skipped"
+	$(PYTHON) tools/bench/micro.py --build $(B) --n $(BENCH_N) --mem $(MEM) --accel $(ACCEL) \
+		--block-size $(BENCH_BLOCK_SIZE) $(if $(BENCH_ONLY),--only '$(BENCH_ONLY)') $(if $(QUICK),--quick)
 
 # --- packages ---------------------------------------------------------------
 deps:

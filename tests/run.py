@@ -6,10 +6,12 @@
 2. The user test programs (user/tests/, static musl binaries) on the host
    Linux, through their runner: they are ordinary Linux programs, and
    Linux is the reference for what they check.  Each program counts once.
-3. QEMU integration tests (tests/qemu/cases.py), two at a time; each
+3. Host tests of the Python tools: every tests/tools/test_*.py
+   (unittest, in a python3 of its own); each test case counts once.
+4. QEMU integration tests (tests/qemu/cases.py), two at a time; each
    boots the ISO headless with its own command line, -m and timeout.  A
    failure prints its reasons and the tail of the serial log.
-4. Documentation: every system call in kernel/syscall_64.c's table has a
+5. Documentation: every system call in kernel/syscall_64.c's table has a
    row in docs/syscalls.md (docs move with the code).
 
 The last line is "N passed, N failed"; the exit status is 0 only when
@@ -96,6 +98,32 @@ def run_host_user_tests(build, only):
     return passed, failed
 
 
+def run_tool_tests(only):
+    """python3 -m unittest on each tests/tools/test_NAME.py (suite
+    tools/NAME): passed = tests run minus failures and errors."""
+    passed = failed = 0
+    for path in sorted(glob.glob(os.path.join(HERE, "tools", "test_*.py"))):
+        suite = "tools/" + os.path.basename(path)[len("test_"):-len(".py")]
+        if only and not re.search(only, suite):
+            continue
+        p = subprocess.run([sys.executable, "-m", "unittest", os.path.basename(path)],
+                           cwd=os.path.dirname(path), stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        ran = re.search(r"^Ran (\d+) tests? in ", p.stdout, re.M)
+        bad = re.findall(r"^(?:FAIL|ERROR): (\S+) \(([\w.]+)\)", p.stdout, re.M)
+        ok = (int(ran.group(1)) if ran else 0) - len(bad)
+        nbad = len(bad) or (1 if p.returncode != 0 else 0)   # 1: it did not run
+        passed += ok
+        failed += nbad
+        print("%s %s: %d passed, %d failed" % ("PASS" if not nbad else "FAIL", suite, ok, nbad))
+        if nbad:
+            print("  failed: " + ", ".join(cls if cls.endswith("." + name) else cls + "." + name
+                                           for name, cls in bad))
+            print("\n".join("  | " + l for l in p.stdout.splitlines()[-TAIL_LINES:]))
+        sys.stdout.flush()
+    return passed, failed
+
+
 def run_qemu_tests(build, only, jobs, accel):
     todo = [c for c in qemu_cases.cases(build) if not only or re.search(only, "qemu/" + c.name)]
     passed = failed = 0
@@ -147,17 +175,19 @@ def check_syscall_docs(only):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build")
-    ap.add_argument("--only", help="regex on test names (unit/NAME, host/user/NAME, qemu/NAME)")
+    ap.add_argument("--only", help="regex on test names (unit/NAME, host/user/NAME, tools/NAME, "
+                    "qemu/NAME)")
     ap.add_argument("--jobs", type=int, default=2, help="QEMU instances at once")
     ap.add_argument("--accel", default=os.environ.get("ACCEL", "tcg"), choices=("tcg", "kvm"))
     args = ap.parse_args()
 
     up, uf = run_unit_tests(args.build, args.only)
     hp, hf = run_host_user_tests(args.build, args.only)
+    tp, tf = run_tool_tests(args.only)
     qp, qf = run_qemu_tests(args.build, args.only, args.jobs, args.accel)
     dp, df = check_syscall_docs(args.only)
-    print("%d passed, %d failed" % (up + hp + qp + dp, uf + hf + qf + df))
-    sys.exit(1 if uf + hf + qf + df else 0)
+    print("%d passed, %d failed" % (up + hp + tp + qp + dp, uf + hf + tf + qf + df))
+    sys.exit(1 if uf + hf + tf + qf + df else 0)
 
 
 if __name__ == "__main__":

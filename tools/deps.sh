@@ -1,11 +1,12 @@
 #!/bin/sh
 # Install the Debian packages Pageturn needs (tools/debian-packages.txt).
-#   sh tools/deps.sh check     install only if something is missing (quiet when all is there)
-#   sh tools/deps.sh install   apt-get install the whole list
-# Without root, print the exact command to run instead.
+#   sh tools/deps.sh check [LIST]     install only if something is missing (quiet when all is there)
+#   sh tools/deps.sh install [LIST]   apt-get install the whole list
+# LIST is another package list (tools/bench-packages.txt: what `make bench`
+# adds). Without root, print the exact command to run instead.
 set -eu
 here=$(dirname "$0")
-pkgs=$(grep -v '^#' "$here/debian-packages.txt" | tr '\n' ' ')
+pkgs=$(grep -v '^#' "${2:-$here/debian-packages.txt}" | tr '\n' ' ')
 
 missing() {
 	for p in $pkgs; do
@@ -28,7 +29,7 @@ install)
 	need=$pkgs
 	;;
 *)
-	echo "usage: sh tools/deps.sh check|install" >&2
+	echo "usage: sh tools/deps.sh check|install [LIST]" >&2
 	exit 2
 	;;
 esac

@@ -26,7 +26,8 @@ QEMU = "qemu-system-x86_64"
 
 def qemu_command(iso, mem="512M", accel="tcg", firmware="bios", medium="cdrom",
                  workdir=None, extra=(), cpu=None):
-    """Return the argv list (without display/serial options) to boot iso.
+    """Return the argv list (without display/serial options) to boot iso
+    (None: no boot medium; tools/bench/ adds -kernel and -initrd for Linux).
     cpu names a QEMU CPU model (default: QEMU's own, qemu64 with NX; note
     that -cpu host/max abort under the nested KVM of these machines)."""
     if accel not in ("tcg", "kvm"):
@@ -44,7 +45,9 @@ def qemu_command(iso, mem="512M", accel="tcg", firmware="bios", medium="cdrom",
                  "-drive", "if=pflash,format=raw,unit=1,file=" + vars_copy]
     elif firmware != "bios":
         raise ValueError("firmware must be bios or uefi, not %r" % firmware)
-    if medium == "cdrom":
+    if iso is None:
+        pass            # the caller boots a kernel directly (-kernel, -initrd)
+    elif medium == "cdrom":
         argv += ["-drive", "media=cdrom,readonly=on,format=raw,file=" + iso]
     elif medium == "usb":
         argv += ["-device", "qemu-xhci,id=xhci",

@@ -7,6 +7,8 @@
 #   $(B)/user/init                 PID 1 (user/init.c), staged as /sbin/init
 #   $(B)/user/tests/runner         the test runner, staged as /usr/tests/runner
 #   $(B)/user/tests/NAME           one per user/tests/NAME.c, staged as /usr/tests/NAME
+#   $(B)/user/bench/microbench     `make bench`'s programs (user/bench/), staged as
+#   $(B)/user/bench/nop            /usr/bin/microbench and /usr/lib/bench/nop
 #   $(B)/user/root/                the staged tree tools/mkrootfs.py adds to the image
 #                                  (its --add option), remade whole by the stamp rule
 #
@@ -21,7 +23,9 @@ USER_CFLAGS  := -static -std=gnu11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE
 USER_TESTLIB := user/tests/testlib.c
 USER_TEST_SRCS := $(filter-out user/tests/runner.c $(USER_TESTLIB),$(wildcard user/tests/*.c))
 USER_TESTS   := $(USER_TEST_SRCS:user/tests/%.c=%)
-USER_PROGS   := $(B)/user/init $(B)/user/tests/runner $(USER_TESTS:%=$(B)/user/tests/%)
+BENCH_PROGS  := $(B)/user/bench/microbench $(B)/user/bench/nop
+USER_PROGS   := $(B)/user/init $(B)/user/tests/runner $(USER_TESTS:%=$(B)/user/tests/%) \
+	$(BENCH_PROGS)
 USER_SCRIPTS := $(wildcard user/tests/*.sh)
 USER_ROOT    := $(B)/user/root
 
@@ -45,9 +49,15 @@ $(B)/user/tests/%: user/tests/%.c $(USER_TESTLIB) user/tests/testlib.h $(B)/user
 	@mkdir -p $(dir $@)
 	$(USER_CC) $(USER_CFLAGS) -o $@ $< $(USER_TESTLIB)
 
+$(B)/user/bench/%: user/bench/%.c $(B)/user/uflags.txt
+	@mkdir -p $(dir $@)
+	$(USER_CC) $(USER_CFLAGS) -o $@ $<
+
 # The staged tree, made afresh so that nothing removed from here lingers.
 $(B)/user/root.stamp: $(USER_PROGS) $(USER_SCRIPTS)
 	rm -rf $(USER_ROOT)
 	install -D -m 755 $(B)/user/init $(USER_ROOT)/sbin/init
 	install -D -m 755 -t $(USER_ROOT)/usr/tests $(filter $(B)/user/tests/%,$(USER_PROGS)) $(USER_SCRIPTS)
+	install -D -m 755 $(B)/user/bench/microbench $(USER_ROOT)/usr/bin/microbench
+	install -D -m 755 $(B)/user/bench/nop $(USER_ROOT)/usr/lib/bench/nop
 	touch $@

@@ -16,11 +16,17 @@ import shutil
 import socket
 import struct
 import subprocess
+import sys
 import time
 
 from harness import EXIT_FAIL, EXIT_PANIC, Keys, QemuCase
 import fbcheck
 import psf
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tools", "bench"))
+import console as bench_console  # noqa: E402
+import micro as bench_micro  # noqa: E402
 
 BOOT_REPORT = [
     r"Pageturn \d+\.\d+\.\d+ \(git \S+\)",
@@ -444,6 +450,35 @@ def user_tests_case():
         reject=USER_REJECT, check=fault_kill_problems)
 
 
+def bench_smoke_case(build):
+    """`make bench`'s program, quick, on Pageturn: every row of the table
+    must print its measure as a positive, finite number (what the bench
+    reads; how large is not judged here), and the file it wrote must
+    leave the disk clean for e2fsck -fn."""
+    name = "bench_smoke_virtio_bios"
+    pattern = bytes(range(256)) * 4096
+    image = ext2_disk(os.path.join(build, "tests", name),
+                      {"read.bin": pattern * 4, "map.bin": pattern}, 4096, 32)
+
+    def check(session):
+        records = bench_console.parse(session.lines)
+        problems = []
+        for row in bench_micro.ROWS:
+            found = [r for r in records if r["bench"] == row.name]
+            value = found[0].get(row.key) if len(found) == 1 else None
+            if not (isinstance(value, float) and value > 0):
+                problems.append("%s: %d lines, %s=%r, not a positive finite number"
+                                % (row.name, len(found), row.key, value))
+        return problems + ext2_fsck_problems(image)
+
+    return QemuCase(
+        name, "init=/sbin/init -- /usr/bin/microbench --quick --dev /dev/vda --dir /mnt all",
+        timeout=180, qemu_args=VDA_ARGS,
+        expect=[r"^bench-done rows=%d errors=0$" % len(bench_micro.ROWS),
+                r"^init: /usr/bin/microbench finished: exit status 0$"],
+        reject=USER_REJECT + (r"bench=\S+ error=",), check=check)
+
+
 def user_races_case(build):
     """init runs the tests of processes racing on shared kernel objects
     (ext2_race, dead_dir, mount_rename, clone_vm, race_fuzz) and the
@@ -769,6 +804,7 @@ def cases(build):
                  reject=USER_REJECT),
         race_dirs_virtio_case(build),
         user_races_case(build),
+        bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),
         user_keyboard_case(),
