@@ -9,17 +9,18 @@
  *       --> owned by the caller again
  *
  * submit_bio() refuses a bad bio with an errno and hands nothing to the
- * driver, so a driver only ever sees a bio that is non-empty, a multiple
- * of the device's sector size, aligned to it, inside one page and inside
- * the device.  Each accepted bio is completed exactly once, by the driver,
+ * driver, so a driver only ever sees a bio that is non-empty, inside the
+ * device, aligned to its sector size, within its queue limits, and whose
+ * segments are each a non-empty multiple of the sector size inside one
+ * page and add up to bi_size.  Each accepted bio is completed exactly once, by the driver,
  * possibly before submit_bio() returns (ramdisks), possibly in an
  * interrupt handler (virtio-blk).
  *
  * The registry is a list of devices with unique names.  Devices are
  * registered at boot and (for now) never go away while in use, so lookups
  * take no reference.  The counters in struct block_device count completed
- * I/Os, as /proc/diskstats does; they change in interrupt handlers, so
- * they are updated under blk_lock.
+ * I/Os, as /proc/diskstats does (one bio is one request); they change in
+ * interrupt handlers, so they are updated under blk_lock.
  *
  * Waiting: a kernel thread in submit_bio_wait() sleeps on bio_waitq until
  * bio_endio() has set bi_done and woken the queue (one queue for all bios:
@@ -57,6 +58,13 @@ int register_blkdev(struct block_device *bdev)
 	    bdev->nr_sectors == 0 || !IS_ALIGNED(bdev->nr_sectors, bdev->sector_size >> SECTOR_SHIFT) ||
 	    !bdev->ops || !bdev->ops->submit)
 		return -EINVAL;
+	bdev->max_sectors = blk_max_sectors(bdev);
+	bdev->max_segments = blk_max_segments(bdev);
+	bdev->max_segment_size = blk_max_segment_size(bdev);
+	if (bdev->max_sectors < PAGE_SIZE >> SECTOR_SHIFT || bdev->max_segment_size < PAGE_SIZE)
+		return -EINVAL;		/* every page-sized bio must be possible */
+	if (!bdev->backing_dev_info.ra_pages)
+		bdev->backing_dev_info.ra_pages = VM_MAX_READAHEAD;
 	spin_lock_irqsave(&blk_lock, flags);
 	list_for_each_entry(other, &all_bdevs, list) {
 		if (strcmp(other->name, bdev->name) == 0) {
@@ -107,15 +115,26 @@ struct block_device *next_bdev(struct block_device *prev)
 static int bio_check(int rw, const struct bio *bio)
 {
 	const struct block_device *bdev = bio->bi_bdev;
+	const struct bio_vec *bv;
+	uint64_t total = 0;
+	unsigned int i;
 	sector_t nr;
 
-	if ((rw != READ && rw != WRITE) || !bdev || !bio->bi_page)
+	if ((rw != READ && rw != WRITE) || !bdev || !bio->bi_io_vec)
 		return -EINVAL;
-	if (bio->bi_size == 0 || bio->bi_size % bdev->sector_size)
+	if (bio->bi_vcnt == 0 || bio->bi_vcnt > bio->bi_max_vecs ||
+	    bio->bi_vcnt > blk_max_segments(bdev))
+		return -EINVAL;
+	bio_for_each_segment(bv, bio, i) {
+		if (!bv->bv_page || bv->bv_len == 0 || bv->bv_len % bdev->sector_size ||
+		    bv->bv_len > blk_max_segment_size(bdev) ||
+		    bv->bv_offset >= PAGE_SIZE || bv->bv_len > PAGE_SIZE - bv->bv_offset)
+			return -EINVAL;
+		total += bv->bv_len;
+	}
+	if (total != bio->bi_size || total > (uint64_t)blk_max_sectors(bdev) << SECTOR_SHIFT)
 		return -EINVAL;
 	if (!IS_ALIGNED(bio->bi_sector, (sector_t)(bdev->sector_size >> SECTOR_SHIFT)))
-		return -EINVAL;
-	if (bio->bi_offset >= PAGE_SIZE || bio->bi_size > PAGE_SIZE - bio->bi_offset)
 		return -EINVAL;
 	nr = bio->bi_size >> SECTOR_SHIFT;
 	if (bio->bi_sector >= bdev->nr_sectors || nr > bdev->nr_sectors - bio->bi_sector)

@@ -5,8 +5,11 @@
  * Accessors, generated as Linux's PAGEFLAG() macros do:
  *   PageLRU(page)  SetPageLRU(page)  ClearPageLRU(page)
  *   TestSetPageLRU(page)  TestClearPageLRU(page)
- * Pageturn runs on one CPU and these are called with interrupts off where
- * it matters, so they are plain read-modify-write operations.
+ * Each update is one atomic read-modify-write of page->flags (Linux's
+ * set_bit/test_and_set_bit), because a read's completion sets
+ * PG_uptodate and clears PG_locked from the disk's interrupt handler
+ * (fs/mpage.c) while process context may be changing other bits of the
+ * same page, such as PG_referenced or PG_lru.
  */
 #ifndef MM_PAGE_FLAGS_H
 #define MM_PAGE_FLAGS_H
@@ -41,13 +44,15 @@ enum pageflags {
 static inline bool Page##uname(const struct page *page) \
 	{ return page->flags & (1ul << PG_##lname); } \
 static inline void SetPage##uname(struct page *page) \
-	{ page->flags |= 1ul << PG_##lname; } \
+	{ __atomic_fetch_or(&page->flags, 1ul << PG_##lname, __ATOMIC_SEQ_CST); } \
 static inline void ClearPage##uname(struct page *page) \
-	{ page->flags &= ~(1ul << PG_##lname); } \
+	{ __atomic_fetch_and(&page->flags, ~(1ul << PG_##lname), __ATOMIC_SEQ_CST); } \
 static inline bool TestSetPage##uname(struct page *page) \
-	{ bool old = Page##uname(page); SetPage##uname(page); return old; } \
+	{ return __atomic_fetch_or(&page->flags, 1ul << PG_##lname, __ATOMIC_SEQ_CST) & \
+		 (1ul << PG_##lname); } \
 static inline bool TestClearPage##uname(struct page *page) \
-	{ bool old = Page##uname(page); ClearPage##uname(page); return old; }
+	{ return __atomic_fetch_and(&page->flags, ~(1ul << PG_##lname), __ATOMIC_SEQ_CST) & \
+		 (1ul << PG_##lname); }
 
 PAGEFLAG(Locked, locked)
 PAGEFLAG(Referenced, referenced)

@@ -230,6 +230,7 @@ def virtio_blk_case(build, firmware):
                 r"blk: vda 16 MiB \(32768 sectors of 512 bytes\), virtio-blk$",
                 r"blk: ram1 4 MiB \(8192 sectors of 512 bytes\), ramdisk$",
                 r"block: vda: 32768 sectors written and read back, 0 mismatches",
+                r"block: vda: read back in \d+ requests of up to \d+ pages",
                 r"^ok \d+ block$"],
         reject=(r"^\s*not ok ", r"# skipped: no vda"),
         check=check)
