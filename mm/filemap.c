@@ -310,8 +310,7 @@ struct page *find_lock_page(struct address_space *mapping, pgoff_t index)
 	}
 }
 
-/* Up to nr pages at index start or above, in index order, referenced. */
-static unsigned int find_get_pages(struct address_space *mapping, pgoff_t start,
+unsigned int find_get_pages(struct address_space *mapping, pgoff_t start,
 				   unsigned int nr, struct page **pages)
 {
 	struct radix_tree_root *root = &mapping->page_tree;
@@ -474,6 +473,8 @@ int filemap_write_and_wait(struct address_space *mapping)
 	unsigned int i, n;
 	int err = 0, e;
 
+	if (mapping->a_ops->writepages)
+		return mapping->a_ops->writepages(mapping);
 	while ((n = find_get_pages(mapping, index, PAGEVEC_SIZE, pages)) > 0) {
 		index = pages[n - 1]->index + 1;
 		for (i = 0; i < n; i++) {

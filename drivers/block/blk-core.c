@@ -32,6 +32,8 @@
 #include <asm/page.h>
 #include <drivers/blkdev.h>
 #include <drivers/pci.h>
+#include <fs/proc_fs.h>
+#include <fs/seq_file.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 #include <pageturn/spinlock.h>
@@ -202,6 +204,33 @@ void bio_endio(struct bio *bio, int error)
 	if (bio->bi_end_io)
 		bio->bi_end_io(bio);
 	wake_up(&bio_waitq);
+}
+
+/*
+ * /proc/diskstats in Linux 6.1's layout (block/genhd.c): major, minor,
+ * name, then reads completed, reads merged, sectors read, ms reading,
+ * the same four for writes, I/Os in flight, ms doing I/O, weighted ms,
+ * the four discard columns and the two flush columns.  Pageturn counts
+ * completed requests and sectors; every other column is 0 (a bio is one
+ * request, nothing is merged, no time is kept).
+ */
+void diskstats_show(struct seq_file *m)
+{
+	struct block_device *bdev;
+	uint64_t r, w, sr, sw;
+	unsigned long flags;
+
+	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev)) {
+		spin_lock_irqsave(&blk_lock, flags);
+		r = bdev->reads;
+		w = bdev->writes;
+		sr = bdev->sectors_read;
+		sw = bdev->sectors_written;
+		spin_unlock_irqrestore(&blk_lock, flags);
+		seq_printf(m, "%4u %7u %s %lu 0 %lu 0 %lu 0 %lu 0 0 0 0 0 0 0 0 0 0\n",
+			   bdev->major, bdev->minor, bdev->name, (unsigned long)r,
+			   (unsigned long)sr, (unsigned long)w, (unsigned long)sw);
+	}
 }
 
 static const char *blk_driver_name(const struct block_device *bdev)

@@ -26,6 +26,10 @@
  *                  end of the file read as zeroes.
  *   readpages      readahead: mpage_readpages (fs/mpage.c) with the same
  *                  mapping, one bio per run of contiguous blocks.
+ *   writepages     writeback of the whole file (sync, fsync, the flusher):
+ *                  mpage_writepages, one bio per run of pages with
+ *                  contiguous blocks; a page with a hole under it goes
+ *                  through writepage, which allocates.
  *   prepare_write  allocates every block a write() covers before the data
  *                  is copied, so a full disk gives -ENOSPC from write().
  *                  The page was read first (read-modify-write), so a new
@@ -543,10 +547,19 @@ static int ext2_readpages(struct address_space *mapping, struct list_head *pages
 	return mpage_readpages(mapping, pages, nr_pages, &geo);
 }
 
+static int ext2_writepages(struct address_space *mapping)
+{
+	struct ext2_inode_info *inode = mapping->host;
+	struct mpage_geometry geo = ext2_geometry(inode);
+
+	return mpage_writepages(mapping, ext2_isize(inode), &geo);
+}
+
 static const struct address_space_operations ext2_aops = {
 	.readpage = ext2_readpage,
 	.readpages = ext2_readpages,
 	.writepage = ext2_writepage,
+	.writepages = ext2_writepages,
 	.prepare_write = ext2_prepare_write,
 };
 
