@@ -32,6 +32,7 @@
 #include <asm/page.h>
 #include <drivers/blkdev.h>
 #include <drivers/pci.h>
+#include <fs/devfs.h>
 #include <fs/proc_fs.h>
 #include <fs/seq_file.h>
 #include <pageturn/panic.h>
@@ -268,4 +269,5 @@ void blk_dev_init(void)
 		       bdev->sector_size, blk_driver_name(bdev),
 		       bdev->read_only ? ", read-only" : "");
 	}
+	blkdev_register_nodes();
 }
