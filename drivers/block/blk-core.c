@@ -35,6 +35,7 @@
 #include <fs/devfs.h>
 #include <fs/proc_fs.h>
 #include <fs/seq_file.h>
+#include <pageturn/cmdline.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 #include <pageturn/spinlock.h>
@@ -44,7 +45,12 @@
 
 #include "blk.h"
 
+BOOT_OPTION(read_ahead_kb, "readahead window of every disk in KiB (default 128; BLKRASET changes one)");
+
+#define READ_AHEAD_KB_MAX	(32 * 1024)	/* BLKRASET's bound too (kernel/fs/block_dev.c) */
+
 static DEFINE_SPINLOCK(blk_lock);
+static unsigned long default_ra_pages = VM_MAX_READAHEAD;
 static LIST_HEAD(all_bdevs);
 static DECLARE_WAIT_QUEUE_HEAD(bio_waitq);
 
@@ -67,7 +73,7 @@ int register_blkdev(struct block_device *bdev)
 	if (bdev->max_sectors < PAGE_SIZE >> SECTOR_SHIFT || bdev->max_segment_size < PAGE_SIZE)
 		return -EINVAL;		/* every page-sized bio must be possible */
 	if (!bdev->backing_dev_info.ra_pages)
-		bdev->backing_dev_info.ra_pages = VM_MAX_READAHEAD;
+		bdev->backing_dev_info.ra_pages = default_ra_pages;
 	spin_lock_irqsave(&blk_lock, flags);
 	list_for_each_entry(other, &all_bdevs, list) {
 		if (strcmp(other->name, bdev->name) == 0) {
@@ -256,9 +262,15 @@ static void format_size(char *buf, size_t len, sector_t sectors)
 
 void blk_dev_init(void)
 {
+	long ra_kb = cmdline_get_long("read_ahead_kb", VM_MAX_READAHEAD * (PAGE_SIZE >> 10));
 	struct block_device *bdev;
 	char size[24];
 
+	if (ra_kb < 0 || ra_kb > READ_AHEAD_KB_MAX)
+		printk(KERN_WARNING "blk: read_ahead_kb=%ld is not in 0-%d, using %lu\n", ra_kb,
+		       READ_AHEAD_KB_MAX, VM_MAX_READAHEAD * (PAGE_SIZE >> 10));
+	else
+		default_ra_pages = ra_kb / (PAGE_SIZE >> 10);
 	ramdisk_init();
 	pci_init();
 	virtio_blk_init();

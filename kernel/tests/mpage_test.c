@@ -14,6 +14,9 @@
  *                    every byte checked, and the disk's request count
  *                    (what /proc/diskstats shows) is far below one per
  *                    page: readahead went out in multi-page bios
+ *   readahead_window the device's ra_pages (what BLKRASET sets) is the
+ *                    window of its files: 0 reads mib.bin a page per
+ *                    request, 128 pages in fewer requests than the default
  *   read_sparse      holes read as zeroes around data, pages that are
  *                    part hole and part data included (with 1 KiB blocks)
  *   write_fragmented two files written in alternating 4 KiB pieces, so
@@ -144,6 +147,36 @@ KTEST(mpage, read_contiguous)
 	 * splits a bio and costs a read of its own. */
 	KTEST_EXPECT(t, requests < (32 << 20) / PAGE_SIZE / 8);
 	printk(KERN_INFO "        # big.bin: 32 MiB in %lu requests\n", (unsigned long)requests);
+	ktest_unmount_vda(t, sbi, root);
+}
+
+KTEST(mpage, readahead_window)
+{
+	struct ext2_inode_info *root;
+	struct ext2_sb_info *sbi = ktest_mount_vda(t, &root);
+	struct backing_dev_info *bdi;
+	uint64_t off_requests = 0, big_requests = 0, def_requests = 0;
+	unsigned long saved;
+
+	if (!sbi)
+		return;
+	bdi = &sbi->s_bdev->backing_dev_info;
+	saved = bdi->ra_pages;
+	KTEST_EXPECT_EQ(t, saved, VM_MAX_READAHEAD);
+	bdi->ra_pages = 0;
+	KTEST_EXPECT_EQ(t, read_and_check(t, root, "mib.bin", SALT_MIB, false, 1 << 20,
+					  &off_requests), 0);
+	bdi->ra_pages = 128;
+	KTEST_EXPECT_EQ(t, read_and_check(t, root, "mib.bin", SALT_MIB, false, 1 << 20,
+					  &big_requests), 0);
+	bdi->ra_pages = saved;
+	KTEST_EXPECT_EQ(t, read_and_check(t, root, "mib.bin", SALT_MIB, false, 1 << 20,
+					  &def_requests), 0);
+	KTEST_EXPECT(t, off_requests >= (1 << 20) / PAGE_SIZE);
+	KTEST_EXPECT(t, big_requests < def_requests);
+	printk(KERN_INFO "        # mib.bin: %lu requests without readahead, %lu with 512 KiB, "
+	       "%lu with 128 KiB\n", (unsigned long)off_requests, (unsigned long)big_requests,
+	       (unsigned long)def_requests);
 	ktest_unmount_vda(t, sbi, root);
 }
 
