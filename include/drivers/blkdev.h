@@ -96,7 +96,7 @@ struct block_device {
 	unsigned int max_sectors;	/* 512-byte sectors per request */
 	unsigned int max_segments;	/* bio_vecs per request */
 	unsigned int max_segment_size;	/* bytes per bio_vec */
-	unsigned int major, minor;	/* the device number (docs/block.md) */
+	unsigned int major, minor;	/* the device number (docs/fs.md) */
 	/* The readahead window of files on it (BLKRASET); VM_MAX_READAHEAD
 	 * unless the driver set one. */
 	struct backing_dev_info backing_dev_info;
