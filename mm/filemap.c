@@ -66,19 +66,22 @@
  * the same code, and leave them on their LRU list: a mapped page is not
  * promoted by its mapping, only marked accessed once per fault.
  *
- * Readahead (Linux's on-demand readahead, simplified: there is no
- * asynchronous half and no PG_readahead marker).  A miss is sequential
- * when it is at page 0, in the page after the previous read's, or exactly
- * where the last window ended.  A sequential miss reads a window of pages
- * from the missing one on: VM_MIN_READAHEAD pages first, then twice the
- * previous window each time the reader runs off its end, up to the
- * mapping's backing_dev_info->ra_pages (VM_MAX_READAHEAD without one),
- * never past the end of the file.  A random miss reads its page alone and
- * closes the window.  The window's reads all start at once
- * (a_ops->readpages, which for ext2 builds multi-page bios: fs/mpage.c),
- * and the reader then waits for the page it needs alone.  Pages read
- * ahead of demand are counted in ra->nr_readahead; Linux has no counter
- * for them.
+ * Readahead (Linux's on-demand readahead, simplified).  A miss is
+ * sequential when it is at page 0, in the page after the previous read's,
+ * or exactly where the last window ended.  A sequential miss reads a
+ * window of pages from the missing one on, VM_MIN_READAHEAD pages (the
+ * synchronous half: the reader needs its first page); a random miss reads
+ * its page alone and closes the window.  The first page read ahead of a
+ * window gets PG_readahead, and so does the first page of every later
+ * window: a reader reaching a page so marked clears the mark and starts
+ * the next window at once, twice the previous one up to the mapping's
+ * backing_dev_info->ra_pages (VM_MAX_READAHEAD without one), never past
+ * the end of the file (the asynchronous half: the reader does not wait
+ * for it, and the disk reads one window ahead while it copies the
+ * current one).  A window's reads all start at once (a_ops->readpages,
+ * which for ext2 builds multi-page bios: fs/mpage.c), and a reader waits
+ * for the page it needs alone.  Pages read ahead of demand are counted in
+ * ra->nr_readahead; Linux has no counter for them.
  */
 #include <mm/mmap.h>
 #include <mm/pagemap.h>
@@ -586,12 +589,13 @@ static void read_pages(struct address_space *mapping, struct list_head *pages,
 /*
  * Start reads of the pages of [index, index + nr) that are not cached,
  * stopping at page last (the file's last), as one batch (Linux's
- * __do_page_cache_readahead).  Allocation may sleep, and another task may
- * add one of the pages meanwhile: readpages then drops ours.  Returns the
+ * __do_page_cache_readahead); the new page at index mark, if there is
+ * one, gets PG_readahead.  Allocation may sleep, and another task may add
+ * one of the pages meanwhile: readpages then drops ours.  Returns the
  * number of pages whose read was started.
  */
 static unsigned int do_page_cache_readahead(struct address_space *mapping, pgoff_t index,
-					    unsigned int nr, pgoff_t last)
+					    unsigned int nr, pgoff_t last, pgoff_t mark)
 {
 	LIST_HEAD(pages);
 	struct page *page;
@@ -605,6 +609,8 @@ static unsigned int do_page_cache_readahead(struct address_space *mapping, pgoff
 		if (!page)
 			break;
 		page->index = i;
+		if (i == mark)
+			SetPageReadahead(page);
 		list_add_tail(&page->lru, &pages);
 		n++;
 	}
@@ -621,9 +627,10 @@ static unsigned int max_readahead(const struct address_space *mapping)
 
 /*
  * Page index is not cached: start its read, and, if the miss is
- * sequential, the reads of the rest of a readahead window after it (see
- * the top of the file), all as one batch.  prev_index is the page the
- * reader touched last.  The caller then waits for page index alone.
+ * sequential, the reads of the rest of a first window after it, marking
+ * the page after index (see the top of the file), all as one batch.
+ * prev_index is the page the reader touched last.  The caller then waits
+ * for page index alone.
  */
 static void page_cache_sync_readahead(struct address_space *mapping, pgoff_t index,
 				      pgoff_t prev_index, uint64_t isize)
@@ -640,15 +647,37 @@ static void page_cache_sync_readahead(struct address_space *mapping, pgoff_t ind
 	ra->start = index;
 
 	started = do_page_cache_readahead(mapping, index, MAX(ra->size, 1u),
-					  (isize - 1) >> PAGE_SHIFT);
+					  (isize - 1) >> PAGE_SHIFT, index + 1);
 	if (started > 1)
 		ra->nr_readahead += started - 1;
 }
 
 /*
+ * The reader reached page index, which was marked PG_readahead (the mark
+ * is cleared): start the window after the latest one, twice its size up
+ * to the maximum, and mark its first page.  A mark left from a window
+ * that is no longer the latest (the reader jumped) starts nothing.
+ */
+static void page_cache_async_readahead(struct address_space *mapping, pgoff_t index,
+				       uint64_t isize)
+{
+	struct file_ra_state *ra = &mapping->ra;
+	pgoff_t start = ra->start + ra->size;
+
+	if (!ra->size || index < ra->start || index >= start)
+		return;
+	ra->start = start;
+	ra->size = MIN(2 * ra->size, max_readahead(mapping));
+	if (ra->size)
+		ra->nr_readahead += do_page_cache_readahead(mapping, start, ra->size,
+							    (isize - 1) >> PAGE_SHIFT, start);
+}
+
+/*
  * The uptodate page at index, referenced for the caller, in *pagep: found
- * in the cache, or read with page_cache_sync_readahead (prev_index and
- * isize as there) when it is missing.  A page whose read is in flight
+ * in the cache (where a PG_readahead mark on it starts the next window),
+ * or read with page_cache_sync_readahead (prev_index and isize as there)
+ * when it is missing.  A page whose read is in flight
  * (here or by another task) is waited for; one whose read failed is read
  * again here with readpage, for its error.  *major says whether the page
  * had to wait for I/O.  Returns 0 or the read's -errno.  The common part
@@ -679,6 +708,8 @@ static int find_get_uptodate_page(struct address_space *mapping, pgoff_t index,
 				return err;
 			break;
 		}
+		if (TestClearPageReadahead(page))
+			page_cache_async_readahead(mapping, index, isize);
 		if (PageUptodate(page))
 			break;
 		/* Being read: its reader unlocks it when the read is over. */

@@ -33,6 +33,7 @@ enum pageflags {
 	PG_swapbacked,		/* backed by RAM or swap: lives on the anon LRU */
 	PG_unevictable,		/* on LRU_UNEVICTABLE */
 	PG_mlocked,		/* mapped by a VM_LOCKED vma */
+	PG_readahead,		/* page cache: reaching it starts the next readahead window */
 	__NR_PAGEFLAGS
 };
 
@@ -70,6 +71,7 @@ PAGEFLAG(Buddy, buddy)
 PAGEFLAG(SwapBacked, swapbacked)
 PAGEFLAG(Unevictable, unevictable)
 PAGEFLAG(Mlocked, mlocked)
+PAGEFLAG(Readahead, readahead)
 
 /* Flags that must be clear when a page is freed (Linux's
  * PAGE_FLAGS_CHECK_AT_FREE) and when it is handed out (..._AT_PREP). */
