@@ -200,6 +200,7 @@ bool fake_disk_open(struct fake_disk *disk, const char *path, bool read_only)
 	disk->bdev.sector_size = SECTOR_SIZE;
 	disk->bdev.nr_sectors = size >> SECTOR_SHIFT;
 	disk->bdev.read_only = read_only;
+	disk->bdev.backing_dev_info.ra_pages = VM_MAX_READAHEAD;	/* as register_blkdev() */
 	disk->bdev.ops = &fake_ops;
 	disk->bdev.private = disk;
 	disk->fail_after = -1;
