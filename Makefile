@@ -186,6 +186,7 @@ UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c kernel/fs/seq_file.c tests/u
 	tests/unit/fake_zones.c
 UNIT_SRCS_pgtable    := mm/pgtable.c
 UNIT_SRCS_slab       := mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
+UNIT_SRCS_bio        := drivers/block/bio.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_memblock   := mm/memblock.c
 UNIT_SRCS_vt         := drivers/console/vt.c tests/unit/fake_vt.c
 UNIT_SRCS_n_tty      := drivers/tty/n_tty.c drivers/input/keyboard.c tests/unit/fake_tty.c
@@ -199,10 +200,10 @@ UNIT_SRCS_elf        := kernel/elf.c
 UNIT_SRCS_exec       := kernel/exec.c kernel/elf.c
 UNIT_CFLAGS_exec     := -include tests/unit/fake_cpu.h
 UNIT_SRCS_mmap       := mm/mmap.c mm/mprotect.c mm/madvise.c mm/mlock.c tests/unit/fake_mm.c
-UNIT_SRCS_ext2       := kernel/fs/buffer.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c mm/swap.c \
+UNIT_SRCS_ext2       := kernel/fs/buffer.c kernel/fs/mpage.c drivers/block/bio.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c mm/swap.c \
 	mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c \
 	tests/unit/ext2_image.c $(UNIT_IOV_ITER)
-UNIT_SRCS_ext2_symlink := kernel/fs/buffer.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c mm/swap.c \
+UNIT_SRCS_ext2_symlink := kernel/fs/buffer.c kernel/fs/mpage.c drivers/block/bio.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c mm/swap.c \
 	mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c \
 	tests/unit/ext2_image.c $(UNIT_IOV_ITER)
 UNIT_SRCS_filemap    := mm/filemap.c mm/swap.c mm/vmscan.c mm/slab.c tests/unit/fake_machine.c \

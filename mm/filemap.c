@@ -7,9 +7,14 @@
  *
  *   absent      not in mapping->page_tree.
  *   reading     in the tree, PG_locked, not PG_uptodate: add_to_page_cache_lru
- *               put it there and a_ops->readpage is filling it.  On an
- *               I/O error it is taken out again at once, so a page that is
- *               in the tree and unlocked is always uptodate.
+ *               put it there and a_ops->readpage is filling it, or its
+ *               read is in flight after a_ops->readpages (readahead),
+ *               whose completion sets PG_uptodate and unlocks it, in the
+ *               disk's interrupt handler.
+ *   failed      in the tree, unlocked, not PG_uptodate: a readpages read
+ *               failed.  Whoever wants the data locks the page and reads
+ *               it again with readpage, which gives the error; a failed
+ *               readpage takes the page out of the tree at once.
  *   clean       PG_uptodate: the same bytes as the backing store.
  *   dirty       PG_uptodate, PG_dirty: newer than the backing store;
  *               counted in NR_FILE_DIRTY (set_page_dirty).
@@ -49,9 +54,12 @@
  * There is one CPU and the kernel is not preemptive, so code that does not
  * sleep runs alone: the radix tree needs no lock (Linux's
  * mapping->tree_lock), since nothing sleeps in the middle of changing it
- * (kzalloc does not sleep while reclaim frees nothing), and the flag tests
- * and updates need no atomic operations.  Interrupt handlers never touch
- * the page cache; the zone counters are updated with the interrupt-safe
+ * (kzalloc does not sleep while reclaim frees nothing).  Interrupt
+ * handlers never touch the tree or the LRU lists; the one thing they do
+ * to the page cache is finish a read that readpages started (set
+ * PG_uptodate, unlock_page), which is why the page flag updates are
+ * atomic (mm/page-flags.h) and unlock_page's wake_up is interrupt-safe.
+ * The zone counters are updated with the interrupt-safe
  * mod_zone_page_state.
  *
  * Page faults (filemap_fault) find or read pages as read() does, through
@@ -72,15 +80,22 @@
  * the write with the bytes before it.  No i_mutex is taken on the fault
  * path, so the writer's i_mutex is no hazard.
  *
- * Readahead (Linux's on-demand readahead, simplified; I/O is synchronous,
- * so there is no asynchronous half and no PG_readahead marker).  A miss is
+ * Readahead (Linux's on-demand readahead, simplified).  A miss is
  * sequential when it is at page 0, in the page after the previous read's,
  * or exactly where the last window ended.  A sequential miss reads a
- * window of pages from the missing one on: VM_MIN_READAHEAD pages first,
- * then twice the previous window each time the reader runs off its end,
- * up to VM_MAX_READAHEAD, never past the end of the file.  A random miss
- * reads its page alone and closes the window.  Pages read ahead of demand
- * are counted in ra->nr_readahead; Linux has no counter for them.
+ * window of pages from the missing one on, VM_MIN_READAHEAD pages (the
+ * synchronous half: the reader needs its first page); a random miss reads
+ * its page alone and closes the window.  The first page read ahead of a
+ * window gets PG_readahead, and so does the first page of every later
+ * window: a reader reaching a page so marked clears the mark and starts
+ * the next window at once, twice the previous one up to the mapping's
+ * backing_dev_info->ra_pages (VM_MAX_READAHEAD without one), never past
+ * the end of the file (the asynchronous half: the reader does not wait
+ * for it, and the disk reads one window ahead while it copies the
+ * current one).  A window's reads all start at once (a_ops->readpages,
+ * which for ext2 builds multi-page bios: fs/mpage.c), and a reader waits
+ * for the page it needs alone.  Pages read ahead of demand are counted in
+ * ra->nr_readahead; Linux has no counter for them.
  */
 #include <fs/uio.h>
 #include <mm/mmap.h>
@@ -314,8 +329,7 @@ struct page *find_lock_page(struct address_space *mapping, pgoff_t index)
 	}
 }
 
-/* Up to nr pages at index start or above, in index order, referenced. */
-static unsigned int find_get_pages(struct address_space *mapping, pgoff_t start,
+unsigned int find_get_pages(struct address_space *mapping, pgoff_t start,
 				   unsigned int nr, struct page **pages)
 {
 	struct radix_tree_root *root = &mapping->page_tree;
@@ -478,6 +492,8 @@ int filemap_write_and_wait(struct address_space *mapping)
 	unsigned int i, n;
 	int err = 0, e;
 
+	if (mapping->a_ops->writepages)
+		return mapping->a_ops->writepages(mapping);
 	while ((n = find_get_pages(mapping, index, PAGEVEC_SIZE, pages)) > 0) {
 		index = pages[n - 1]->index + 1;
 		for (i = 0; i < n; i++) {
@@ -530,9 +546,10 @@ void truncate_inode_pages(struct address_space *mapping, uint64_t lstart)
 /* ---- read() and write() ----------------------------------------------- */
 
 /*
- * Read page index into the cache: a new page, locked while readpage fills
- * it.  0 with *pagep uptodate, unlocked and referenced for the caller, or
- * -errno with nothing left in the cache.
+ * Read page index into the cache with readpage: a new page, locked while
+ * readpage fills it.  0 with *pagep uptodate, unlocked and referenced for
+ * the caller, or -errno (-EEXIST: another task added the page first) with
+ * nothing left in the cache.
  */
 static int read_one_page(struct address_space *mapping, pgoff_t index, struct page **pagep)
 {
@@ -558,50 +575,129 @@ static int read_one_page(struct address_space *mapping, pgoff_t index, struct pa
 }
 
 /*
- * Page index is not cached: read it, and, if the miss is sequential, the
- * rest of a readahead window after it (see the top of the file).  prev_index
- * is the page the reader touched last.  Returns as read_one_page for index;
- * a failure while reading ahead only ends the window early.
+ * Start reading the nr_pages new pages on list pages (see readpages in
+ * fs/fs.h): all at once through a_ops->readpages when the mapping has
+ * it, or else one after the other with readpage, a page whose read fails
+ * leaving the cache again.
  */
-static int page_cache_sync_readahead(struct address_space *mapping, pgoff_t index,
-				     pgoff_t prev_index, uint64_t isize, struct page **pagep)
+static void read_pages(struct address_space *mapping, struct list_head *pages,
+		       unsigned int nr_pages)
+{
+	struct page *page;
+
+	if (mapping->a_ops->readpages) {
+		mapping->a_ops->readpages(mapping, pages, nr_pages);
+		return;
+	}
+	while (!list_empty(pages)) {
+		page = list_first_entry(pages, struct page, lru);
+		list_del(&page->lru);
+		if (add_to_page_cache_lru(page, mapping, page->index, GFP_KERNEL) == 0) {
+			if (mapping->a_ops->readpage(mapping, page) == 0)
+				unlock_page(page);
+			else
+				delete_from_page_cache(page);
+		}
+		page_cache_release(page);
+	}
+}
+
+/*
+ * Start reads of the pages of [index, index + nr) that are not cached,
+ * stopping at page last (the file's last), as one batch (Linux's
+ * __do_page_cache_readahead); the new page at index mark, if there is
+ * one, gets PG_readahead.  Allocation may sleep, and another task may add
+ * one of the pages meanwhile: readpages then drops ours.  Returns the
+ * number of pages whose read was started.
+ */
+static unsigned int do_page_cache_readahead(struct address_space *mapping, pgoff_t index,
+					    unsigned int nr, pgoff_t last, pgoff_t mark)
+{
+	LIST_HEAD(pages);
+	struct page *page;
+	unsigned int n = 0;
+	pgoff_t i;
+
+	for (i = index; i < index + nr && i <= last; i++) {
+		if (radix_tree_lookup(&mapping->page_tree, i))
+			continue;
+		page = alloc_page(GFP_KERNEL);
+		if (!page)
+			break;
+		page->index = i;
+		if (i == mark)
+			SetPageReadahead(page);
+		list_add_tail(&page->lru, &pages);
+		n++;
+	}
+	if (n)
+		read_pages(mapping, &pages, n);
+	return n;
+}
+
+/* The largest readahead window of mapping, in pages. */
+static unsigned int max_readahead(const struct address_space *mapping)
+{
+	return mapping->backing_dev_info ? mapping->backing_dev_info->ra_pages : VM_MAX_READAHEAD;
+}
+
+/*
+ * Page index is not cached: start its read, and, if the miss is
+ * sequential, the reads of the rest of a first window after it, marking
+ * the page after index (see the top of the file), all as one batch.
+ * prev_index is the page the reader touched last.  The caller then waits
+ * for page index alone.
+ */
+static void page_cache_sync_readahead(struct address_space *mapping, pgoff_t index,
+				      pgoff_t prev_index, uint64_t isize)
 {
 	struct file_ra_state *ra = &mapping->ra;
-	pgoff_t last = (isize - 1) >> PAGE_SHIFT, i;
-	struct page *page;
-	int err;
+	unsigned int max = max_readahead(mapping), started;
 
 	if (ra->size && index == ra->start + ra->size)
-		ra->size = MIN(2 * ra->size, (unsigned int)VM_MAX_READAHEAD);
+		ra->size = MIN(2 * ra->size, max);
 	else if (index == 0 || index == prev_index + 1)
-		ra->size = VM_MIN_READAHEAD;
+		ra->size = MIN((unsigned int)VM_MIN_READAHEAD, max);
 	else
 		ra->size = 0;
 	ra->start = index;
 
-	err = read_one_page(mapping, index, pagep);
-	if (err)
-		return err;
-	for (i = index + 1; i < index + ra->size && i <= last; i++) {
-		page = find_get_page(mapping, i);
-		if (!page) {
-			if (read_one_page(mapping, i, &page))
-				break;
-			ra->nr_readahead++;
-		}
-		page_cache_release(page);
-	}
-	return 0;
+	started = do_page_cache_readahead(mapping, index, MAX(ra->size, 1u),
+					  (isize - 1) >> PAGE_SHIFT, index + 1);
+	if (started > 1)
+		ra->nr_readahead += started - 1;
+}
+
+/*
+ * The reader reached page index, which was marked PG_readahead (the mark
+ * is cleared): start the window after the latest one, twice its size up
+ * to the maximum, and mark its first page.  A mark left from a window
+ * that is no longer the latest (the reader jumped) starts nothing.
+ */
+static void page_cache_async_readahead(struct address_space *mapping, pgoff_t index,
+				       uint64_t isize)
+{
+	struct file_ra_state *ra = &mapping->ra;
+	pgoff_t start = ra->start + ra->size;
+
+	if (!ra->size || index < ra->start || index >= start)
+		return;
+	ra->start = start;
+	ra->size = MIN(2 * ra->size, max_readahead(mapping));
+	if (ra->size)
+		ra->nr_readahead += do_page_cache_readahead(mapping, start, ra->size,
+							    (isize - 1) >> PAGE_SHIFT, start);
 }
 
 /*
  * The uptodate page at index, referenced for the caller, in *pagep: found
- * in the cache, or read with page_cache_sync_readahead (prev_index and
- * isize as there) when it is missing.  A page another task is still
- * reading is waited for, and read here if that read failed.  *major says
- * whether the page had to wait for I/O (read here or by the other task).
- * Returns 0 or the read's -errno.  The common part of read() and the page
- * fault.
+ * in the cache (where a PG_readahead mark on it starts the next window),
+ * or read with page_cache_sync_readahead (prev_index and isize as there)
+ * when it is missing.  A page whose read is in flight
+ * (here or by another task) is waited for; one whose read failed is read
+ * again here with readpage, for its error.  *major says whether the page
+ * had to wait for I/O.  Returns 0 or the read's -errno.  The common part
+ * of read() and the page fault.
  */
 static int find_get_uptodate_page(struct address_space *mapping, pgoff_t index,
 				  pgoff_t prev_index, uint64_t isize, struct page **pagep,
@@ -615,20 +711,43 @@ static int find_get_uptodate_page(struct address_space *mapping, pgoff_t index,
 		page = find_get_page(mapping, index);
 		if (!page) {
 			*major = true;
-			err = page_cache_sync_readahead(mapping, index, prev_index, isize, pagep);
-			if (err != -EEXIST)
-				return err;
-			continue;	/* another task added it while we allocated */
+			page_cache_sync_readahead(mapping, index, prev_index, isize);
+			page = find_get_page(mapping, index);
 		}
+		if (!page) {
+			/* Readahead could not add it (out of memory, or its
+			 * read failed and it left): read it alone. */
+			err = read_one_page(mapping, index, &page);
+			if (err == -EEXIST)
+				continue;	/* another task added it while we allocated */
+			if (err)
+				return err;
+			break;
+		}
+		if (TestClearPageReadahead(page))
+			page_cache_async_readahead(mapping, index, isize);
 		if (PageUptodate(page))
 			break;
 		/* Being read: its reader unlocks it when the read is over. */
 		*major = true;
 		lock_page(page);
+		if (page->mapping != mapping) {
+			/* It left the cache while we slept: look again. */
+			unlock_page(page);
+			page_cache_release(page);
+			continue;
+		}
+		if (!PageUptodate(page)) {
+			/* Its read failed: try once more, for the error. */
+			err = mapping->a_ops->readpage(mapping, page);
+			if (err) {
+				delete_from_page_cache(page);
+				page_cache_release(page);
+				return err;
+			}
+		}
 		unlock_page(page);
-		if (page->mapping == mapping)
-			break;		/* still cached, so uptodate (see the top) */
-		page_cache_release(page);
+		break;
 	}
 	*pagep = page;
 	return 0;

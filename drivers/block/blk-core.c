@@ -9,17 +9,18 @@
  *       --> owned by the caller again
  *
  * submit_bio() refuses a bad bio with an errno and hands nothing to the
- * driver, so a driver only ever sees a bio that is non-empty, a multiple
- * of the device's sector size, aligned to it, inside one page and inside
- * the device.  Each accepted bio is completed exactly once, by the driver,
+ * driver, so a driver only ever sees a bio that is non-empty, inside the
+ * device, aligned to its sector size, within its queue limits, and whose
+ * segments are each a non-empty multiple of the sector size inside one
+ * page and add up to bi_size.  Each accepted bio is completed exactly once, by the driver,
  * possibly before submit_bio() returns (ramdisks), possibly in an
  * interrupt handler (virtio-blk).
  *
  * The registry is a list of devices with unique names.  Devices are
  * registered at boot and (for now) never go away while in use, so lookups
  * take no reference.  The counters in struct block_device count completed
- * I/Os, as /proc/diskstats does; they change in interrupt handlers, so
- * they are updated under blk_lock.
+ * I/Os, as /proc/diskstats does (one bio is one request); they change in
+ * interrupt handlers, so they are updated under blk_lock.
  *
  * Waiting: a kernel thread in submit_bio_wait() sleeps on bio_waitq until
  * bio_endio() has set bi_done and woken the queue (one queue for all bios:
@@ -31,6 +32,10 @@
 #include <asm/page.h>
 #include <drivers/blkdev.h>
 #include <drivers/pci.h>
+#include <fs/devfs.h>
+#include <fs/proc_fs.h>
+#include <fs/seq_file.h>
+#include <pageturn/cmdline.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 #include <pageturn/spinlock.h>
@@ -40,7 +45,12 @@
 
 #include "blk.h"
 
+BOOT_OPTION(read_ahead_kb, "readahead window of every disk in KiB (default 128; BLKRASET changes one)");
+
+#define READ_AHEAD_KB_MAX	(32 * 1024)	/* BLKRASET's bound too (kernel/fs/block_dev.c) */
+
 static DEFINE_SPINLOCK(blk_lock);
+static unsigned long default_ra_pages = VM_MAX_READAHEAD;
 static LIST_HEAD(all_bdevs);
 static DECLARE_WAIT_QUEUE_HEAD(bio_waitq);
 
@@ -57,6 +67,13 @@ int register_blkdev(struct block_device *bdev)
 	    bdev->nr_sectors == 0 || !IS_ALIGNED(bdev->nr_sectors, bdev->sector_size >> SECTOR_SHIFT) ||
 	    !bdev->ops || !bdev->ops->submit)
 		return -EINVAL;
+	bdev->max_sectors = blk_max_sectors(bdev);
+	bdev->max_segments = blk_max_segments(bdev);
+	bdev->max_segment_size = blk_max_segment_size(bdev);
+	if (bdev->max_sectors < PAGE_SIZE >> SECTOR_SHIFT || bdev->max_segment_size < PAGE_SIZE)
+		return -EINVAL;		/* every page-sized bio must be possible */
+	if (!bdev->backing_dev_info.ra_pages)
+		bdev->backing_dev_info.ra_pages = default_ra_pages;
 	spin_lock_irqsave(&blk_lock, flags);
 	list_for_each_entry(other, &all_bdevs, list) {
 		if (strcmp(other->name, bdev->name) == 0) {
@@ -107,15 +124,26 @@ struct block_device *next_bdev(struct block_device *prev)
 static int bio_check(int rw, const struct bio *bio)
 {
 	const struct block_device *bdev = bio->bi_bdev;
+	const struct bio_vec *bv;
+	uint64_t total = 0;
+	unsigned int i;
 	sector_t nr;
 
-	if ((rw != READ && rw != WRITE) || !bdev || !bio->bi_page)
+	if ((rw != READ && rw != WRITE) || !bdev || !bio->bi_io_vec)
 		return -EINVAL;
-	if (bio->bi_size == 0 || bio->bi_size % bdev->sector_size)
+	if (bio->bi_vcnt == 0 || bio->bi_vcnt > bio->bi_max_vecs ||
+	    bio->bi_vcnt > blk_max_segments(bdev))
+		return -EINVAL;
+	bio_for_each_segment(bv, bio, i) {
+		if (!bv->bv_page || bv->bv_len == 0 || bv->bv_len % bdev->sector_size ||
+		    bv->bv_len > blk_max_segment_size(bdev) ||
+		    bv->bv_offset >= PAGE_SIZE || bv->bv_len > PAGE_SIZE - bv->bv_offset)
+			return -EINVAL;
+		total += bv->bv_len;
+	}
+	if (total != bio->bi_size || total > (uint64_t)blk_max_sectors(bdev) << SECTOR_SHIFT)
 		return -EINVAL;
 	if (!IS_ALIGNED(bio->bi_sector, (sector_t)(bdev->sector_size >> SECTOR_SHIFT)))
-		return -EINVAL;
-	if (bio->bi_offset >= PAGE_SIZE || bio->bi_size > PAGE_SIZE - bio->bi_offset)
 		return -EINVAL;
 	nr = bio->bi_size >> SECTOR_SHIFT;
 	if (bio->bi_sector >= bdev->nr_sectors || nr > bdev->nr_sectors - bio->bi_sector)
@@ -185,6 +213,33 @@ void bio_endio(struct bio *bio, int error)
 	wake_up(&bio_waitq);
 }
 
+/*
+ * /proc/diskstats in Linux 6.1's layout (block/genhd.c): major, minor,
+ * name, then reads completed, reads merged, sectors read, ms reading,
+ * the same four for writes, I/Os in flight, ms doing I/O, weighted ms,
+ * the four discard columns and the two flush columns.  Pageturn counts
+ * completed requests and sectors; every other column is 0 (a bio is one
+ * request, nothing is merged, no time is kept).
+ */
+void diskstats_show(struct seq_file *m)
+{
+	struct block_device *bdev;
+	uint64_t r, w, sr, sw;
+	unsigned long flags;
+
+	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev)) {
+		spin_lock_irqsave(&blk_lock, flags);
+		r = bdev->reads;
+		w = bdev->writes;
+		sr = bdev->sectors_read;
+		sw = bdev->sectors_written;
+		spin_unlock_irqrestore(&blk_lock, flags);
+		seq_printf(m, "%4u %7u %s %lu 0 %lu 0 %lu 0 %lu 0 0 0 0 0 0 0 0 0 0\n",
+			   bdev->major, bdev->minor, bdev->name, (unsigned long)r,
+			   (unsigned long)sr, (unsigned long)w, (unsigned long)sw);
+	}
+}
+
 static const char *blk_driver_name(const struct block_device *bdev)
 {
 	if (bdev->ops == &ramdisk_ops)
@@ -207,9 +262,15 @@ static void format_size(char *buf, size_t len, sector_t sectors)
 
 void blk_dev_init(void)
 {
+	long ra_kb = cmdline_get_long("read_ahead_kb", VM_MAX_READAHEAD * (PAGE_SIZE >> 10));
 	struct block_device *bdev;
 	char size[24];
 
+	if (ra_kb < 0 || ra_kb > READ_AHEAD_KB_MAX)
+		printk(KERN_WARNING "blk: read_ahead_kb=%ld is not in 0-%d, using %lu\n", ra_kb,
+		       READ_AHEAD_KB_MAX, VM_MAX_READAHEAD * (PAGE_SIZE >> 10));
+	else
+		default_ra_pages = ra_kb / (PAGE_SIZE >> 10);
 	ramdisk_init();
 	pci_init();
 	virtio_blk_init();
@@ -220,4 +281,5 @@ void blk_dev_init(void)
 		       bdev->sector_size, blk_driver_name(bdev),
 		       bdev->read_only ? ", read-only" : "");
 	}
+	blkdev_register_nodes();
 }

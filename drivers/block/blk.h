@@ -9,6 +9,13 @@
 
 #include <drivers/blkdev.h>
 
+/* Device numbers, Linux's: RAM disks are major 1 (ram0 is 1:0); virtio-blk
+ * gets a dynamic major in Linux, 254 on a typical system, and 16 minors
+ * per disk (vda is 254:0, vdb 254:16). */
+#define RAMDISK_MAJOR		1
+#define VIRTBLK_MAJOR		254
+#define VIRTBLK_MINORS		16
+
 /* Register ram0.. for the boot modules, then the RAM disks asked for on
  * the command line. */
 void ramdisk_init(void);

@@ -16,7 +16,7 @@
  *                     away (never, today), so readers need no lock; only
  *                     installing a page takes rd->lock.
  *
- * I/O is a memcpy, so every bio completes inside submit: bio_endio() is
+ * I/O is a memcpy per segment, so every bio completes inside submit: bio_endio() is
  * called before ramdisk_submit() returns.  The one possible error is
  * running out of memory for a new page on a write: -EIO.
  */
@@ -107,16 +107,24 @@ static int rd_copy_lazy(struct ramdisk *rd, int rw, char *buf, uint64_t pos, uns
 static void ramdisk_submit(struct block_device *bdev, struct bio *bio)
 {
 	struct ramdisk *rd = container_of(bdev, struct ramdisk, bdev);
-	char *buf = (char *)page_address(bio->bi_page) + bio->bi_offset;
 	uint64_t pos = bio->bi_sector << SECTOR_SHIFT;
+	struct bio_vec *bv;
+	unsigned int i;
 	int err = 0;
 
-	if (!rd->data)
-		err = rd_copy_lazy(rd, bio->bi_rw, buf, pos, bio->bi_size);
-	else if (bio->bi_rw == WRITE)
-		memcpy((char *)rd->data + pos, buf, bio->bi_size);
-	else
-		memcpy(buf, (char *)rd->data + pos, bio->bi_size);
+	bio_for_each_segment(bv, bio, i) {
+		char *buf = (char *)page_address(bv->bv_page) + bv->bv_offset;
+
+		if (!rd->data)
+			err = rd_copy_lazy(rd, bio->bi_rw, buf, pos, bv->bv_len);
+		else if (bio->bi_rw == WRITE)
+			memcpy((char *)rd->data + pos, buf, bv->bv_len);
+		else
+			memcpy(buf, (char *)rd->data + pos, bv->bv_len);
+		if (err)
+			break;
+		pos += bv->bv_len;
+	}
 	bio_endio(bio, err);
 }
 
@@ -133,6 +141,8 @@ static struct ramdisk *ramdisk_alloc(void)
 		return NULL;
 	snprintf(rd->bdev.name, sizeof(rd->bdev.name), "ram%u", nr_ramdisks);
 	rd->bdev.sector_size = SECTOR_SIZE;
+	rd->bdev.major = RAMDISK_MAJOR;
+	rd->bdev.minor = nr_ramdisks;
 	rd->bdev.ops = &ramdisk_ops;
 	rd->bdev.private = rd;
 	spin_lock_init(&rd->lock, "ramdisk");

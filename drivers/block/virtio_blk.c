@@ -2,24 +2,30 @@
  * virtio-blk over PCI, legacy interface (device 1af4:1001), one
  * virtqueue, interrupt-driven: disks vda, vdb, ...
  *
- * The queue: num descriptors (the device says how many), split into
- * num / 3 request slots.  Slot s owns descriptors 3s, 3s+1, 3s+2 for
- * good, chained at probe time:
+ * The queue: num descriptors (the device says how many).  A request is a
+ * chain of bio->bi_vcnt + 2 of them:
  *
- *   3s     the request header (struct virtio_blk_outhdr in the slot)
- *   3s+1   the bio's data: address and length set per request;
- *          device-writable for a read
- *   3s+2   the status byte (in the slot), device-writable
+ *   head      the request header (struct virtio_blk_outhdr in reqs[head])
+ *   1 .. n    the bio's segments, one each; device-writable for a read
+ *   tail      the status byte (in reqs[head]), device-writable
  *
- * so a request is posted by filling the slot, pointing the data
- * descriptor at the bio and putting head 3s in the available ring, and a
- * used-ring entry with id 3s finishes slot s.  Slot states:
+ * Descriptors not in a request are on a free list threaded through
+ * their .next fields (free_head, num_free).  A request is posted by
+ * taking a chain from the list, filling it, and putting its head in the
+ * available ring; a used-ring entry with that head finishes reqs[head],
+ * and its chain goes back on the list.  So as many requests are in
+ * flight as their descriptors allow, the whole queue at most.  The
+ * device's seg_max and size_max (when it offers them) become the disk's
+ * max_segments and max_segment_size, so every bio the block layer hands
+ * us fits in a chain; indirect descriptors are not used.
  *
- *   free      on vb->free_slots, req->bio == NULL
- *   in flight req->bio set, head 3s given to the device
+ * reqs[] has one entry per descriptor, used only at chain heads:
  *
- * A bio is either on vb->queue (FIFO, waiting for a free slot) or in
- * exactly one in-flight slot, until it is completed.  Everything in
+ *   free      req->bio == NULL
+ *   in flight req->bio set, its chain given to the device
+ *
+ * A bio is either on vb->queue (FIFO, waiting for descriptors) or in
+ * exactly one in-flight request, until it is completed.  Everything in
  * struct virtio_blk below `lock` changes only under it; the interrupt
  * handler takes it too, and calls bio_endio() only after dropping it, so
  * a completion callback may submit again.
@@ -48,16 +54,17 @@
 
 #include "blk.h"
 
-#define VBLK_DESCS_PER_REQ	3
 #define VBLK_STATUS_UNSET	0xff	/* what the device must overwrite */
 #define VBLK_MAX_DISKS		26	/* vda .. vdz */
-#define VBLK_FEATURES		((1u << VIRTIO_BLK_F_RO) | (1u << VIRTIO_BLK_F_BLK_SIZE))
+#define VBLK_FEATURES		((1u << VIRTIO_BLK_F_RO) | (1u << VIRTIO_BLK_F_BLK_SIZE) | \
+				 (1u << VIRTIO_BLK_F_SIZE_MAX) | (1u << VIRTIO_BLK_F_SEG_MAX))
 
 struct vblk_req {
 	struct virtio_blk_outhdr hdr;	/* read by the device */
 	uint8_t status;			/* written by the device */
-	struct bio *bio;		/* NULL: free */
-	struct vblk_req *next_free;
+	struct bio *bio;		/* NULL: no request starts here */
+	uint16_t tail;			/* the chain's last descriptor */
+	uint16_t ndesc;			/* the chain's length */
 };
 
 struct virtio_blk {
@@ -71,12 +78,13 @@ struct virtio_blk {
 	struct vring_desc *desc;
 	struct vring_avail *avail;
 	struct vring_used *used;
-	struct vblk_req *reqs;		/* num / 3 slots */
+	struct vblk_req *reqs;		/* num entries, by head descriptor */
 	struct list_head list;		/* on vblk_disks */
 
 	spinlock_t lock;
-	struct vblk_req *free_slots;
-	struct list_head queue;		/* bios waiting for a slot, oldest first */
+	uint16_t free_head;		/* the free descriptor list */
+	unsigned int num_free;
+	struct list_head queue;		/* bios waiting for descriptors, oldest first */
 	uint16_t avail_idx;		/* our copy of avail->idx */
 	uint16_t last_used;		/* the next used-ring entry to look at */
 };
@@ -96,26 +104,53 @@ static void vblk_add_status(const struct virtio_blk *vb, uint8_t bits)
 	vblk_write8(vb, VIRTIO_PCI_STATUS, vblk_read8(vb, VIRTIO_PCI_STATUS) | bits);
 }
 
-static unsigned int vblk_slot_index(const struct virtio_blk *vb, const struct vblk_req *req)
+/* Take n descriptors off the free list (there are that many) and set
+ * each one's .next to its successor in the new chain; returns the head
+ * and puts the last in *tail.  Called under vb->lock. */
+static uint16_t vblk_alloc_chain(struct virtio_blk *vb, unsigned int n, uint16_t *tail)
 {
-	return (unsigned int)(req - vb->reqs);
+	uint16_t head = vb->free_head, d = head;
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		d = vb->desc[d].next;
+	*tail = d;
+	vb->free_head = vb->desc[d].next;
+	vb->num_free -= n;
+	return head;
 }
 
-/* Put bio in the free slot req and make it visible to the device (the
- * caller kicks).  Called under vb->lock. */
-static void vblk_post(struct virtio_blk *vb, struct vblk_req *req, struct bio *bio)
+/* Put bio in a new chain and make it visible to the device (the caller
+ * kicks); there are enough free descriptors.  Called under vb->lock. */
+static void vblk_post(struct virtio_blk *vb, struct bio *bio)
 {
-	unsigned int head = vblk_slot_index(vb, req) * VBLK_DESCS_PER_REQ;
-	struct vring_desc *data = &vb->desc[head + 1];
+	uint16_t tail, head = vblk_alloc_chain(vb, bio->bi_vcnt + 2u, &tail);
+	uint16_t data_flags = VRING_DESC_F_NEXT | (bio->bi_rw == WRITE ? 0 : VRING_DESC_F_WRITE);
+	struct vblk_req *req = &vb->reqs[head];
+	struct vring_desc *d = &vb->desc[head];
+	struct bio_vec *bv;
+	unsigned int i;
 
 	req->bio = bio;
+	req->tail = tail;
+	req->ndesc = bio->bi_vcnt + 2;
 	req->hdr.type = bio->bi_rw == WRITE ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_IN;
 	req->hdr.ioprio = 0;
 	req->hdr.sector = bio->bi_sector;
 	req->status = VBLK_STATUS_UNSET;
-	data->addr = page_to_phys(bio->bi_page) + bio->bi_offset;
-	data->len = bio->bi_size;
-	data->flags = VRING_DESC_F_NEXT | (bio->bi_rw == WRITE ? 0 : VRING_DESC_F_WRITE);
+	d->addr = virt_to_phys(&req->hdr);
+	d->len = sizeof(req->hdr);
+	d->flags = VRING_DESC_F_NEXT;
+	bio_for_each_segment(bv, bio, i) {
+		d = &vb->desc[d->next];
+		d->addr = page_to_phys(bv->bv_page) + bv->bv_offset;
+		d->len = bv->bv_len;
+		d->flags = data_flags;
+	}
+	d = &vb->desc[d->next];
+	d->addr = virt_to_phys(&req->status);
+	d->len = sizeof(req->status);
+	d->flags = VRING_DESC_F_WRITE;
 
 	vb->avail->ring[vb->avail_idx % vb->num] = head;
 	virtio_wmb();			/* the entry before the index that publishes it */
@@ -123,19 +158,19 @@ static void vblk_post(struct virtio_blk *vb, struct vblk_req *req, struct bio *b
 	*(volatile uint16_t *)&vb->avail->idx = vb->avail_idx;
 }
 
-/* Move queued bios into free slots, oldest first, and kick the device if
- * any went.  Called under vb->lock. */
+/* Post queued bios, oldest first, while their chains fit, and kick the
+ * device if any went.  Called under vb->lock. */
 static void vblk_start_queue(struct virtio_blk *vb)
 {
 	bool posted = false;
 
-	while (!list_empty(&vb->queue) && vb->free_slots) {
+	while (!list_empty(&vb->queue)) {
 		struct bio *bio = list_first_entry(&vb->queue, struct bio, bi_queue);
-		struct vblk_req *req = vb->free_slots;
 
+		if (vb->num_free < bio->bi_vcnt + 2u)
+			break;
 		list_del(&bio->bi_queue);
-		vb->free_slots = req->next_free;
-		vblk_post(vb, req, bio);
+		vblk_post(vb, bio);
 		posted = true;
 	}
 	if (posted) {
@@ -161,7 +196,7 @@ const struct block_device_operations virtio_blk_ops = {
 
 /*
  * Collect the requests the device finished onto done (bi_error holds the
- * result), free their slots and refill them from the queue.
+ * result), give their descriptors back and post queued bios in them.
  */
 static void vblk_reap(struct virtio_blk *vb, struct list_head *done)
 {
@@ -176,20 +211,19 @@ static void vblk_reap(struct virtio_blk *vb, struct list_head *done)
 		virtio_rmb();		/* the index before the entry it covers */
 		elem = vb->used->ring[vb->last_used % vb->num];
 		vb->last_used++;
-		if (elem.id % VBLK_DESCS_PER_REQ ||
-		    elem.id / VBLK_DESCS_PER_REQ >= vb->num / VBLK_DESCS_PER_REQ ||
-		    !vb->reqs[elem.id / VBLK_DESCS_PER_REQ].bio) {
+		if (elem.id >= vb->num || !vb->reqs[elem.id].bio) {
 			printk(KERN_ERR "virtio_blk: %s: bogus used entry id %u, ignored\n",
 			       vb->bdev.name, elem.id);
 			continue;
 		}
-		req = &vb->reqs[elem.id / VBLK_DESCS_PER_REQ];
+		req = &vb->reqs[elem.id];
 		bio = req->bio;
 		bio->bi_error = req->status == VIRTIO_BLK_S_OK ? 0 : -EIO;
 		list_add_tail(&bio->bi_queue, done);
 		req->bio = NULL;
-		req->next_free = vb->free_slots;
-		vb->free_slots = req;
+		vb->desc[req->tail].next = vb->free_head;
+		vb->free_head = elem.id;
+		vb->num_free += req->ndesc;
 	}
 	vblk_start_queue(vb);
 	spin_unlock_irqrestore(&vb->lock, flags);
@@ -217,20 +251,20 @@ static void virtio_blk_interrupt(unsigned int irq, struct pt_regs *regs)
 	}
 }
 
-/* Allocate and lay out queue 0 of num entries, chain the slots. */
+/* Allocate and lay out queue 0 of num entries, every descriptor free. */
 static int vblk_setup_queue(struct virtio_blk *vb, unsigned int num)
 {
-	unsigned int order = 0, s, nr_slots = num / VBLK_DESCS_PER_REQ;
+	unsigned int order = 0, d;
 	phys_addr_t phys;
 	void *ring;
 
 	while ((PAGE_SIZE << order) < vring_size(num))
 		order++;
-	if (nr_slots == 0 || order >= MAX_ORDER)
+	if (num < 3 || order >= MAX_ORDER)
 		return -EINVAL;
 	vb->ring_order = order;
 	vb->ring_pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, order);
-	vb->reqs = kzalloc(nr_slots * sizeof(*vb->reqs), GFP_KERNEL);
+	vb->reqs = kzalloc(num * sizeof(*vb->reqs), GFP_KERNEL);
 	if (!vb->ring_pages || !vb->reqs)
 		return -ENOMEM;
 	phys = page_to_phys(vb->ring_pages);
@@ -242,21 +276,10 @@ static int vblk_setup_queue(struct virtio_blk *vb, unsigned int num)
 	vb->avail = (struct vring_avail *)((char *)ring + num * sizeof(struct vring_desc));
 	vb->used = vring_used_of(ring, num);
 
-	for (s = 0; s < nr_slots; s++) {
-		struct vblk_req *req = &vb->reqs[s];
-		struct vring_desc *d = &vb->desc[s * VBLK_DESCS_PER_REQ];
-
-		d[0].addr = virt_to_phys(&req->hdr);
-		d[0].len = sizeof(req->hdr);
-		d[0].flags = VRING_DESC_F_NEXT;
-		d[0].next = s * VBLK_DESCS_PER_REQ + 1;
-		d[1].next = s * VBLK_DESCS_PER_REQ + 2;
-		d[2].addr = virt_to_phys(&req->status);
-		d[2].len = sizeof(req->status);
-		d[2].flags = VRING_DESC_F_WRITE;
-		req->next_free = vb->free_slots;
-		vb->free_slots = req;
-	}
+	for (d = 0; d + 1 < num; d++)
+		vb->desc[d].next = d + 1;
+	vb->free_head = 0;
+	vb->num_free = num;
 	vblk_write32(vb, VIRTIO_PCI_QUEUE_PFN, phys >> VIRTIO_PCI_QUEUE_ADDR_SHIFT);
 	return 0;
 }
@@ -272,6 +295,37 @@ static unsigned int vblk_sector_size(const struct virtio_blk *vb, uint32_t featu
 	if (bs < SECTOR_SIZE || bs > PAGE_SIZE || (bs & (bs - 1)))
 		return SECTOR_SIZE;
 	return bs;
+}
+
+/*
+ * The disk's queue limits: a bio must fit in one chain (num - 2 segments)
+ * and within the device's seg_max segments of at most size_max bytes
+ * when it offers them.  -ENODEV if a page-sized segment cannot pass.
+ */
+static int vblk_set_limits(struct virtio_blk *vb, uint32_t features)
+{
+	unsigned int segs = MIN(vb->num - 2, (unsigned int)BLK_MAX_SEGMENTS);
+	uint32_t v;
+
+	if (features & (1u << VIRTIO_BLK_F_SEG_MAX)) {
+		v = vblk_read32(vb, VIRTIO_PCI_CONFIG + VIRTIO_BLK_CFG_SEG_MAX);
+		if (v)
+			segs = MIN(segs, v);
+	}
+	vb->bdev.max_segments = segs;
+	vb->bdev.max_sectors = MIN((unsigned int)BLK_DEF_MAX_SECTORS,
+				   segs * (unsigned int)(PAGE_SIZE >> SECTOR_SHIFT));
+	if (features & (1u << VIRTIO_BLK_F_SIZE_MAX)) {
+		v = vblk_read32(vb, VIRTIO_PCI_CONFIG + VIRTIO_BLK_CFG_SIZE_MAX);
+		if (v && v < PAGE_SIZE) {
+			printk(KERN_ERR "virtio_blk: %s: size_max %u is below a page\n",
+			       vb->bdev.name, v);
+			return -ENODEV;
+		}
+		if (v)
+			vb->bdev.max_segment_size = MIN(v, (uint32_t)PAGE_SIZE);
+	}
+	return 0;
 }
 
 /*
@@ -322,6 +376,11 @@ static int virtio_blk_probe(struct pci_dev *pdev, unsigned int index)
 	per_block = vb->bdev.sector_size >> SECTOR_SHIFT;
 	vb->bdev.nr_sectors = capacity - capacity % per_block;
 	vb->bdev.read_only = features & (1u << VIRTIO_BLK_F_RO);
+	vb->bdev.major = VIRTBLK_MAJOR;
+	vb->bdev.minor = index * VIRTBLK_MINORS;
+	err = vblk_set_limits(vb, features);
+	if (err)
+		goto fail;
 	vb->bdev.ops = &virtio_blk_ops;
 	vb->bdev.private = vb;
 

@@ -97,10 +97,14 @@ static inline struct vring_used *vring_used_of(void *ring, unsigned int num)
 #define virtio_rmb()	__asm__ volatile("" ::: "memory")
 
 /* virtio-blk (device ID 2). */
-#define VIRTIO_BLK_F_RO		5	/* feature bits: the disk is read-only */
+#define VIRTIO_BLK_F_SIZE_MAX	1	/* feature bits: config.size_max is valid */
+#define VIRTIO_BLK_F_SEG_MAX	2	/* config.seg_max is valid */
+#define VIRTIO_BLK_F_RO		5	/* the disk is read-only */
 #define VIRTIO_BLK_F_BLK_SIZE	6	/* config.blk_size is valid */
 
 #define VIRTIO_BLK_CFG_CAPACITY	0x00	/* 64 bits, in 512-byte sectors */
+#define VIRTIO_BLK_CFG_SIZE_MAX	0x08	/* 32 bits: bytes per segment, at most */
+#define VIRTIO_BLK_CFG_SEG_MAX	0x0c	/* 32 bits: segments per request, at most */
 #define VIRTIO_BLK_CFG_BLK_SIZE	0x14	/* 32 bits: logical block size */
 
 #define VIRTIO_BLK_T_IN		0	/* read */

@@ -21,8 +21,10 @@
  * device number rdev, which also registers the driver for rdev: opening
  * any inode of that number (on devfs or, say, an ext2 device node) gives
  * a file with f_op = fops and private_data = priv, then calls fops->open
- * if set (a TTY's, which may refuse).  0, -EEXIST (the name or rdev is
- * taken), -ENOMEM, -EINVAL (a bad name, not S_IFCHR, no fops).  Process
+ * if set (a TTY's, which may refuse).  Or a block device node (S_IFBLK),
+ * whose opens go through def_blk_fops whatever fops says.  0, -EEXIST
+ * (the name, or rdev for that type, is taken), -ENOMEM, -EINVAL (a bad
+ * name, neither S_IFCHR nor S_IFBLK, no fops).  Process
  * context; works any time after kmalloc does, before or after a mount:
  * there is nothing to initialise first.
  */
@@ -32,6 +34,13 @@ int devfs_register(const char *name, umode_t mode, uint32_t rdev,
 /* A character device inode's i_fop (init_special_inode): its open looks
  * the driver up by i_rdev, -ENXIO when none registered it. */
 extern const struct file_operations def_chr_fops;
+
+/* What an S_IFBLK inode's open goes through (kernel/fs/block_dev.c). */
+extern const struct file_operations def_blk_fops;
+
+/* Add a /dev node (S_IFBLK) for every registered block device whose
+ * minor fits the 8:8 encoding; called once by blk_dev_init(). */
+void blkdev_register_nodes(void);
 
 extern struct file_system_type devfs_fs_type;	/* "devtmpfs" */
 

@@ -21,12 +21,16 @@
  *   - Each page in the tree holds one reference for the cache, is on an
  *     LRU list (or isolated by someone holding their own reference), and
  *     has PG_swapbacked iff the mapping is swap-backed.
- *   - A page in the tree without PG_uptodate is locked (being read).
+ *   - A page in the tree without PG_uptodate is locked (being read), or
+ *     its read failed: whoever wants its data locks it and reads it again
+ *     (mm/filemap.c, find_get_uptodate_page).
  */
 #ifndef FS_FS_H
 #define FS_FS_H
 
+#include <mm/backing-dev.h>
 #include <mm/mm_types.h>
+#include <pageturn/list.h>
 #include <pageturn/types.h>
 
 #define RADIX_TREE_MAP_SHIFT	6
@@ -62,20 +66,28 @@ struct file_ra_state {
 	unsigned long nr_readahead;
 };
 
-#define VM_MIN_READAHEAD	4	/* pages: the first window */
-#define VM_MAX_READAHEAD	32	/* pages: windows double up to this */
 
 struct address_space;
 
 /*
- * What a filesystem does for the page cache.  Pageturn's I/O is
- * synchronous, so unlike Linux's these return when the I/O is done, and
- * the page stays locked throughout: the caller unlocks it.
+ * What a filesystem does for the page cache.  readpage and writepage are
+ * synchronous: they return when the I/O is done, and the page stays
+ * locked throughout (the caller unlocks it).  readpages and writepages
+ * start I/O on many pages at once and finish each page when its I/O
+ * completes, possibly in an interrupt handler, as Linux's do.
  *
  *   readpage       Called with the page locked, in the cache and not
  *                  uptodate.  Fill it from the backing store (holes as
  *                  zeroes) and set PG_uptodate; 0 or -EIO (then the page
  *                  is not uptodate).
+ *   readpages      Optional (readahead).  pages is a list, linked by
+ *                  page->lru, of nr_pages new pages (not in any cache,
+ *                  unlocked, page->index set, one reference each, which
+ *                  readpages drops).  Add each to mapping
+ *                  (add_to_page_cache_lru: a page whose index is taken
+ *                  meanwhile is just dropped) and start its read; when the
+ *                  read ends the page is unlocked, with PG_uptodate set
+ *                  if it succeeded.  Returns once every read has started.
  *   writepage      Called with the page locked, uptodate, PG_writeback set
  *                  and PG_dirty just cleared.  Write it to the backing
  *                  store, allocating what it needs; 0 or -errno.  Or
@@ -83,6 +95,10 @@ struct address_space;
  *                  now and must stay (tmpfs without swap); like an error
  *                  it leaves the page dirty (write_one_page), and reclaim
  *                  should put it back on the active list, as Linux does.
+ *   writepages     Optional.  Write every dirty page of the mapping and
+ *                  wait for the writes (what filemap_write_and_wait does
+ *                  with writepage): 0 or the first error, each failed
+ *                  page left dirty.
  *   prepare_write  Optional.  Called with the page locked and uptodate or
  *                  about to be overwritten in [from, to), before write()
  *                  copies into that range: reserve the backing store the
@@ -91,7 +107,10 @@ struct address_space;
  */
 struct address_space_operations {
 	int (*readpage)(struct address_space *mapping, struct page *page);
+	int (*readpages)(struct address_space *mapping, struct list_head *pages,
+			 unsigned int nr_pages);
 	int (*writepage)(struct address_space *mapping, struct page *page);
+	int (*writepages)(struct address_space *mapping);
 	int (*prepare_write)(struct address_space *mapping, struct page *page,
 			     unsigned int from, unsigned int to);
 };
@@ -111,6 +130,7 @@ struct address_space {
 	const struct address_space_operations *a_ops;
 	unsigned long flags;			/* AS_* bits */
 	struct file_ra_state ra;		/* until struct file exists */
+	struct backing_dev_info *backing_dev_info;	/* NULL: VM_MAX_READAHEAD */
 };
 
 /*

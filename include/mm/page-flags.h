@@ -5,8 +5,11 @@
  * Accessors, generated as Linux's PAGEFLAG() macros do:
  *   PageLRU(page)  SetPageLRU(page)  ClearPageLRU(page)
  *   TestSetPageLRU(page)  TestClearPageLRU(page)
- * Pageturn runs on one CPU and these are called with interrupts off where
- * it matters, so they are plain read-modify-write operations.
+ * Each update is one atomic read-modify-write of page->flags (Linux's
+ * set_bit/test_and_set_bit), because a read's completion sets
+ * PG_uptodate and clears PG_locked from the disk's interrupt handler
+ * (fs/mpage.c) while process context may be changing other bits of the
+ * same page, such as PG_referenced or PG_lru.
  */
 #ifndef MM_PAGE_FLAGS_H
 #define MM_PAGE_FLAGS_H
@@ -30,6 +33,7 @@ enum pageflags {
 	PG_swapbacked,		/* backed by RAM or swap: lives on the anon LRU */
 	PG_unevictable,		/* on LRU_UNEVICTABLE */
 	PG_mlocked,		/* mapped by a VM_LOCKED vma */
+	PG_readahead,		/* page cache: reaching it starts the next readahead window */
 	__NR_PAGEFLAGS
 };
 
@@ -41,13 +45,15 @@ enum pageflags {
 static inline bool Page##uname(const struct page *page) \
 	{ return page->flags & (1ul << PG_##lname); } \
 static inline void SetPage##uname(struct page *page) \
-	{ page->flags |= 1ul << PG_##lname; } \
+	{ __atomic_fetch_or(&page->flags, 1ul << PG_##lname, __ATOMIC_SEQ_CST); } \
 static inline void ClearPage##uname(struct page *page) \
-	{ page->flags &= ~(1ul << PG_##lname); } \
+	{ __atomic_fetch_and(&page->flags, ~(1ul << PG_##lname), __ATOMIC_SEQ_CST); } \
 static inline bool TestSetPage##uname(struct page *page) \
-	{ bool old = Page##uname(page); SetPage##uname(page); return old; } \
+	{ return __atomic_fetch_or(&page->flags, 1ul << PG_##lname, __ATOMIC_SEQ_CST) & \
+		 (1ul << PG_##lname); } \
 static inline bool TestClearPage##uname(struct page *page) \
-	{ bool old = Page##uname(page); ClearPage##uname(page); return old; }
+	{ return __atomic_fetch_and(&page->flags, ~(1ul << PG_##lname), __ATOMIC_SEQ_CST) & \
+		 (1ul << PG_##lname); }
 
 PAGEFLAG(Locked, locked)
 PAGEFLAG(Referenced, referenced)
@@ -65,6 +71,7 @@ PAGEFLAG(Buddy, buddy)
 PAGEFLAG(SwapBacked, swapbacked)
 PAGEFLAG(Unevictable, unevictable)
 PAGEFLAG(Mlocked, mlocked)
+PAGEFLAG(Readahead, readahead)
 
 /* Flags that must be clear when a page is freed (Linux's
  * PAGE_FLAGS_CHECK_AT_FREE) and when it is handed out (..._AT_PREP). */

@@ -46,6 +46,10 @@ struct page *find_get_page(struct address_space *mapping, pgoff_t index);
  * lock; a page that left the cache meanwhile is looked up again). */
 struct page *find_lock_page(struct address_space *mapping, pgoff_t index);
 
+/* Up to nr pages at index start or above, in index order, referenced. */
+unsigned int find_get_pages(struct address_space *mapping, pgoff_t start, unsigned int nr,
+			    struct page **pages);
+
 /*
  * Insert a new page (not on an LRU list, no mapping, flags clean) at index
  * and put it on the inactive file list, or (as Linux 2.6.28 does for
@@ -95,8 +99,10 @@ int write_one_page(struct page *page);
  */
 int pageout_one(struct page *page);
 
-/* Write every dirty page of mapping, lowest index first: 0 or the first
- * error (the other pages are still tried). */
+/* Write every dirty page of mapping, lowest index first, and wait for
+ * the writes: through a_ops->writepages when the mapping has it, else
+ * write_one_page each.  0 or the first error (the other pages are still
+ * tried; failed pages stay dirty). */
 int filemap_write_and_wait(struct address_space *mapping);
 
 /*

@@ -91,15 +91,13 @@ static void unlock_buffer(struct buffer_head *bh)
 /* Read or write the whole of bh: 0 or a negative errno. */
 static int bh_io(int rw, struct buffer_head *bh)
 {
-	struct bio bio = {
-		.bi_bdev = bh->b_bdev,
-		.bi_sector = bh->b_blocknr * (bh->b_size >> SECTOR_SHIFT),
-		.bi_rw = rw,
-		.bi_page = bh->b_page,
-		.bi_offset = 0,
-		.bi_size = bh->b_size,
-	};
+	struct bio_vec bv;
+	struct bio bio;
 
+	bio_init(&bio, &bv, 1);
+	bio.bi_bdev = bh->b_bdev;
+	bio.bi_sector = bh->b_blocknr * (bh->b_size >> SECTOR_SHIFT);
+	bio_add_page(&bio, bh->b_page, bh->b_size, 0);
 	return submit_bio_wait(rw, &bio);
 }
 

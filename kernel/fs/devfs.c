@@ -3,7 +3,7 @@
  * device table of fs/char_dev.c, reduced to one flat list).
  *
  * Drivers register nodes with devfs_register(): a name, a mode (S_IFCHR
- * and permissions), a device number, and the file_operations and
+ * or S_IFBLK and permissions), a device number, and the file_operations and
  * private data an open gets.  The list is global and only grows; node i
  * (from 0, in registration order) is inode number i + 2 of every devfs
  * mount, the root being 1, so nodes registered after a mount appear in
@@ -15,6 +15,11 @@
  * i_rdev (Linux's chrdev_open and cdev map), puts the driver's
  * file_operations and private data in the file and calls the driver's
  * own open if it has one.  A device number nobody registered is -ENXIO.
+ *
+ * A block device node is numbered apart from the character ones (ram0 is
+ * block 1:0, /dev/mem would be character 1:0); opening it goes through
+ * def_blk_fops (kernel/fs/block_dev.c), which finds the block device by
+ * number.
  *
  * A devfs inode is a snapshot of its node; chmod changes both, so the
  * next mount's inode sees it.  devfs makes no files or directories of
@@ -67,12 +72,13 @@ static struct devfs_node *find_node_by_name(const char *name)
 	return NULL;
 }
 
-static struct devfs_node *find_node_by_rdev(uint32_t rdev)
+/* The node of device number rdev of type (S_IFCHR or S_IFBLK), or NULL. */
+static struct devfs_node *find_node_by_rdev(umode_t type, uint32_t rdev)
 {
 	struct devfs_node *node;
 
 	list_for_each_entry(node, &devfs_nodes, list)
-		if (node->rdev == rdev)
+		if (node->rdev == rdev && (node->mode & S_IFMT) == type)
 			return node;
 	return NULL;
 }
@@ -84,9 +90,9 @@ int devfs_register(const char *name, umode_t mode, uint32_t rdev,
 	struct devfs_node *node;
 
 	if (!len || len > NAME_MAX || memchr(name, '/', len) || !strcmp(name, ".") ||
-	    !strcmp(name, "..") || !S_ISCHR(mode) || !fops)
+	    !strcmp(name, "..") || !(S_ISCHR(mode) || S_ISBLK(mode)) || !fops)
 		return -EINVAL;
-	if (find_node_by_name(name) || find_node_by_rdev(rdev))
+	if (find_node_by_name(name) || find_node_by_rdev(mode & S_IFMT, rdev))
 		return -EEXIST;
 	node = kzalloc(sizeof(*node) + len + 1, GFP_KERNEL);
 	if (!node)
@@ -105,7 +111,7 @@ int devfs_register(const char *name, umode_t mode, uint32_t rdev,
 
 static int chrdev_open(struct inode *inode, struct file *file)
 {
-	struct devfs_node *node = find_node_by_rdev(inode->i_rdev);
+	struct devfs_node *node = find_node_by_rdev(S_IFCHR, inode->i_rdev);
 
 	if (!node)
 		return -ENXIO;
@@ -192,7 +198,8 @@ static int devfs_iterate(struct file *file, filldir_t filldir, void *ctx)
 	list_for_each_entry(node, &devfs_nodes, list) {
 		if (node->ino < (uint64_t)file->f_pos)
 			continue;
-		if (filldir(ctx, node->name, strlen(node->name), node->ino, DT_CHR))
+		if (filldir(ctx, node->name, strlen(node->name), node->ino,
+			    S_ISBLK(node->mode) ? DT_BLK : DT_CHR))
 			return 0;
 		file->f_pos = node->ino + 1;
 	}

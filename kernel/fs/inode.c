@@ -204,5 +204,5 @@ void init_special_inode(struct inode *inode, umode_t mode, uint32_t rdev)
 {
 	inode->i_mode = mode;
 	inode->i_rdev = rdev;
-	inode->i_fop = S_ISCHR(mode) ? &def_chr_fops : NULL;
+	inode->i_fop = S_ISCHR(mode) ? &def_chr_fops : S_ISBLK(mode) ? &def_blk_fops : NULL;
 }

@@ -7,6 +7,12 @@
  *                     4096-byte sectors that is read-only
  *   ramdisk_roundtrip write across a page of the disk, read it back;
  *                     never-written sectors read as zeroes; counters
+ *   bio_limits        bio_alloc() bounds, bio_add_page() extending a
+ *                     segment and refusing past max_segments and
+ *                     max_sectors; submit_bio() refusing multi-segment
+ *                     bios of a bad shape
+ *   ramdisk_segments  one write of three segments in three pages, read
+ *                     back through two other segments, as one I/O each
  *   virtio_pattern    writes a pattern derived from the sector number to
  *                     every sector of vda, 128 page-sized bios in flight
  *                     at a time (more than the ring has slots, so the
@@ -14,6 +20,10 @@
  *                     compares.  The host checks the disk image too
  *                     (tests/qemu/cases.py).  Without a vda it passes with
  *                     a "# skipped" line.
+ *   virtio_segments   reads the pattern back in bios of as many pages as
+ *                     the disk's limits allow (bio_add_page until it
+ *                     refuses), several in flight, checks every sector
+ *                     and that each request carried max_sectors.
  */
 #include <asm/cpu.h>
 #include <asm/page.h>
@@ -65,14 +75,16 @@ static unsigned int count_bad_sectors(const void *buf, sector_t first, unsigned 
 	return bad;
 }
 
-static void bio_setup(struct bio *bio, struct block_device *bdev, sector_t sector,
-		      struct page *page, unsigned int offset, unsigned int size)
+/* A bio of one segment, set by hand (not bio_add_page) so that bad
+ * shapes can be built too. */
+static void bio_setup(struct bio *bio, struct bio_vec *bv, struct block_device *bdev,
+		      sector_t sector, struct page *page, unsigned int offset, unsigned int size)
 {
-	memset(bio, 0, sizeof(*bio));
+	bio_init(bio, bv, 1);
 	bio->bi_bdev = bdev;
 	bio->bi_sector = sector;
-	bio->bi_page = page;
-	bio->bi_offset = offset;
+	*bv = (struct bio_vec){ .bv_page = page, .bv_len = size, .bv_offset = offset };
+	bio->bi_vcnt = 1;
 	bio->bi_size = size;
 }
 
@@ -117,6 +129,7 @@ KTEST(block, bio_checks)
 		.read_only = true, .ops = &fake_ops,
 	};
 	struct page *page = alloc_page(GFP_KERNEL);
+	struct bio_vec bv;
 	struct bio bio;
 	uint64_t writes;
 	const uint8_t *p;
@@ -129,28 +142,28 @@ KTEST(block, bio_checks)
 	writes = rd->writes;
 	memset(page_address(page), 0xa5, PAGE_SIZE);
 
-	bio_setup(&bio, rd, 0, page, 0, 0);
+	bio_setup(&bio, &bv, rd, 0, page, 0, 0);
 	KTEST_EXPECT_EQ(t, submit_bio(WRITE, &bio), -EINVAL);		/* empty */
-	bio_setup(&bio, rd, 0, page, 0, 700);
+	bio_setup(&bio, &bv, rd, 0, page, 0, 700);
 	KTEST_EXPECT_EQ(t, submit_bio(WRITE, &bio), -EINVAL);		/* not whole sectors */
-	bio_setup(&bio, rd, 0, page, 512, PAGE_SIZE);
+	bio_setup(&bio, &bv, rd, 0, page, 512, PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio(WRITE, &bio), -EINVAL);		/* crosses the page */
-	bio_setup(&bio, rd, 0, page, PAGE_SIZE, SECTOR_SIZE);
+	bio_setup(&bio, &bv, rd, 0, page, PAGE_SIZE, SECTOR_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio(WRITE, &bio), -EINVAL);		/* starts past the page */
-	bio_setup(&bio, rd, rd->nr_sectors - 1, page, 0, 2 * SECTOR_SIZE);
+	bio_setup(&bio, &bv, rd, rd->nr_sectors - 1, page, 0, 2 * SECTOR_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio(WRITE, &bio), -EIO);		/* runs off the end */
-	bio_setup(&bio, rd, rd->nr_sectors, page, 0, SECTOR_SIZE);
+	bio_setup(&bio, &bv, rd, rd->nr_sectors, page, 0, SECTOR_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio(WRITE, &bio), -EIO);		/* starts at the end */
-	bio_setup(&bio, rd, ~(sector_t)0, page, 0, 2 * SECTOR_SIZE);
+	bio_setup(&bio, &bv, rd, ~(sector_t)0, page, 0, 2 * SECTOR_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio(WRITE, &bio), -EIO);		/* sector + nr wraps */
-	bio_setup(&bio, rd, 0, page, 0, SECTOR_SIZE);
+	bio_setup(&bio, &bv, rd, 0, page, 0, SECTOR_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio(7, &bio), -EINVAL);		/* neither READ nor WRITE */
 	KTEST_EXPECT_EQ(t, rd->writes, writes);
 
 	/* Nothing reached the disk: the start and the end still read as zeroes. */
-	bio_setup(&bio, rd, 0, page, 0, PAGE_SIZE);
+	bio_setup(&bio, &bv, rd, 0, page, 0, PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio_wait(READ, &bio), 0);
-	bio_setup(&bio, rd, rd->nr_sectors - 1, page, PAGE_SIZE - SECTOR_SIZE, SECTOR_SIZE);
+	bio_setup(&bio, &bv, rd, rd->nr_sectors - 1, page, PAGE_SIZE - SECTOR_SIZE, SECTOR_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio_wait(READ, &bio), 0);
 	for (p = page_address(page), i = 0; i < PAGE_SIZE; i++)
 		nonzero += p[i] != 0;
@@ -159,11 +172,11 @@ KTEST(block, bio_checks)
 	/* 4096-byte sectors, read-only: alignment and -EROFS. */
 	KTEST_EXPECT_EQ(t, register_blkdev(&fake), 0);
 	KTEST_EXPECT_EQ(t, register_blkdev(&fake), -EEXIST);
-	bio_setup(&bio, &fake, 1, page, 0, PAGE_SIZE);
+	bio_setup(&bio, &bv, &fake, 1, page, 0, PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio(READ, &bio), -EINVAL);		/* misaligned sector */
-	bio_setup(&bio, &fake, 8, page, 0, SECTOR_SIZE);
+	bio_setup(&bio, &bv, &fake, 8, page, 0, SECTOR_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio(READ, &bio), -EINVAL);		/* not a whole block */
-	bio_setup(&bio, &fake, 8, page, 0, PAGE_SIZE);
+	bio_setup(&bio, &bv, &fake, 8, page, 0, PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio(WRITE, &bio), -EROFS);
 	KTEST_EXPECT_EQ(t, fake_submits, 0);
 	KTEST_EXPECT_EQ(t, submit_bio_wait(READ, &bio), 0);		/* and a good one passes */
@@ -186,6 +199,7 @@ KTEST(block, ramdisk_roundtrip)
 	const sector_t first = 128 * SECTORS_PER_PAGE + 7;
 	const unsigned int nr = SECTORS_PER_PAGE;
 	uint64_t reads, writes, sectors_written;
+	struct bio_vec bv;
 	struct bio bio;
 	const uint8_t *p;
 	unsigned int i, nonzero = 0;
@@ -201,24 +215,24 @@ KTEST(block, ramdisk_roundtrip)
 	sectors_written = rd->sectors_written;
 
 	fill_sectors(page_address(out), first, nr);
-	bio_setup(&bio, rd, first, out, 0, PAGE_SIZE);
+	bio_setup(&bio, &bv, rd, first, out, 0, PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio_wait(WRITE, &bio), 0);
 	KTEST_EXPECT(t, bio.bi_done);
 	memset(page_address(in), 0xff, PAGE_SIZE);
-	bio_setup(&bio, rd, first, in, 0, PAGE_SIZE);
+	bio_setup(&bio, &bv, rd, first, in, 0, PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio_wait(READ, &bio), 0);
 	KTEST_EXPECT_EQ(t, count_bad_sectors(page_address(in), first, nr), 0);
 
 	/* Part of a page: sector first + 2 alone, into the middle of in. */
 	memset(page_address(in), 0, PAGE_SIZE);
-	bio_setup(&bio, rd, first + 2, in, 3 * SECTOR_SIZE, SECTOR_SIZE);
+	bio_setup(&bio, &bv, rd, first + 2, in, 3 * SECTOR_SIZE, SECTOR_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio_wait(READ, &bio), 0);
 	KTEST_EXPECT_EQ(t, count_bad_sectors((char *)page_address(in) + 3 * SECTOR_SIZE,
 					     first + 2, 1), 0);
 
 	/* A never-written page of the disk reads as zeroes. */
 	memset(page_address(in), 0xff, PAGE_SIZE);
-	bio_setup(&bio, rd, 64, in, 0, PAGE_SIZE);
+	bio_setup(&bio, &bv, rd, 64, in, 0, PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, submit_bio_wait(READ, &bio), 0);
 	for (p = page_address(in), i = 0; i < PAGE_SIZE; i++)
 		nonzero += p[i] != 0;
@@ -235,13 +249,139 @@ out:
 		__free_page(in);
 }
 
+KTEST(block, bio_limits)
+{
+	struct block_device fake = {
+		.name = "blklim", .sector_size = SECTOR_SIZE, .nr_sectors = 64,
+		.max_sectors = 12, .max_segments = 3, .max_segment_size = PAGE_SIZE,
+		.ops = &fake_ops,
+	};
+	struct page *pages[4] = { 0 };
+	struct bio *bio;
+	struct bio_vec bv[4];
+	struct bio hand;
+	unsigned int i, submits = fake_submits;
+
+	KTEST_EXPECT(t, bio_alloc(GFP_KERNEL, 0) == NULL);
+	KTEST_EXPECT(t, bio_alloc(GFP_KERNEL, BIO_MAX_PAGES + 1) == NULL);
+	bio = bio_alloc(GFP_KERNEL, 8);
+	for (i = 0; i < 4; i++)
+		pages[i] = alloc_page(GFP_KERNEL);
+	KTEST_EXPECT(t, bio && pages[0] && pages[1] && pages[2] && pages[3]);
+	if (!bio || !pages[0] || !pages[1] || !pages[2] || !pages[3])
+		goto out;
+	bio->bi_bdev = &fake;
+	KTEST_EXPECT_EQ(t, bio_add_page(bio, pages[0], 1024, 0), 1024);
+	KTEST_EXPECT_EQ(t, bio_add_page(bio, pages[0], 1024, 1024), 1024);	/* extends */
+	KTEST_EXPECT_EQ(t, bio->bi_vcnt, 1);
+	KTEST_EXPECT_EQ(t, bio_add_page(bio, pages[1], 2048, 0), 2048);
+	KTEST_EXPECT_EQ(t, bio_add_page(bio, pages[2], 512, 512), 512);
+	KTEST_EXPECT_EQ(t, bio->bi_vcnt, 3);
+	KTEST_EXPECT_EQ(t, bio_add_page(bio, pages[3], 512, 0), 0);		/* max_segments */
+	KTEST_EXPECT_EQ(t, bio_add_page(bio, pages[2], 2048, 1024), 0);	/* max_sectors */
+	KTEST_EXPECT_EQ(t, bio_add_page(bio, pages[2], 1536, 1024), 1536);	/* exactly 12 */
+	KTEST_EXPECT_EQ(t, bio->bi_size, 12 * SECTOR_SIZE);
+	KTEST_EXPECT_EQ(t, bio_add_page(bio, pages[2], 512, 0), 0);
+	KTEST_EXPECT_EQ(t, submit_bio(READ, bio), 0);
+	KTEST_EXPECT_EQ(t, fake_submits, submits + 1);
+	KTEST_EXPECT_EQ(t, bio->bi_error, 0);
+
+	/* Shapes only a hand-built bio can have. */
+	bio_init(&hand, bv, 4);
+	hand.bi_bdev = &fake;
+	for (i = 0; i < 4; i++)
+		bv[i] = (struct bio_vec){ .bv_page = pages[i], .bv_len = SECTOR_SIZE };
+	hand.bi_vcnt = 4;
+	hand.bi_size = 4 * SECTOR_SIZE;
+	KTEST_EXPECT_EQ(t, submit_bio(READ, &hand), -EINVAL);		/* 4 > max_segments */
+	hand.bi_vcnt = 2;
+	KTEST_EXPECT_EQ(t, submit_bio(READ, &hand), -EINVAL);		/* bi_size is not the sum */
+	hand.bi_size = 2 * SECTOR_SIZE;
+	bv[1].bv_len = 700;
+	hand.bi_size = SECTOR_SIZE + 700;
+	KTEST_EXPECT_EQ(t, submit_bio(READ, &hand), -EINVAL);		/* not whole sectors */
+	bv[1].bv_len = SECTOR_SIZE;
+	bv[1].bv_offset = PAGE_SIZE - 256;
+	hand.bi_size = 2 * SECTOR_SIZE;
+	KTEST_EXPECT_EQ(t, submit_bio(READ, &hand), -EINVAL);		/* crosses its page */
+	bv[1].bv_offset = 0;
+	bv[1].bv_page = NULL;
+	KTEST_EXPECT_EQ(t, submit_bio(READ, &hand), -EINVAL);		/* no page */
+	bv[1].bv_page = pages[1];
+	hand.bi_sector = 63;
+	KTEST_EXPECT_EQ(t, submit_bio(READ, &hand), -EIO);		/* off the end */
+	hand.bi_sector = 0;
+	KTEST_EXPECT_EQ(t, fake_submits, submits + 1);
+	KTEST_EXPECT_EQ(t, submit_bio_wait(READ, &hand), 0);		/* and the right shape passes */
+	KTEST_EXPECT_EQ(t, fake_submits, submits + 2);
+out:
+	if (bio)
+		bio_put(bio);
+	for (i = 0; i < 4; i++)
+		if (pages[i])
+			__free_page(pages[i]);
+}
+
+KTEST(block, ramdisk_segments)
+{
+	struct block_device *rd = test_ramdisk();
+	const sector_t first = 300 * SECTORS_PER_PAGE;
+	struct page *pg[5] = { 0 };
+	struct bio_vec bv[3];
+	struct bio bio;
+	uint64_t reads, writes;
+	char *a, *b, *c;
+	unsigned int i;
+
+	for (i = 0; i < 5; i++)
+		pg[i] = alloc_page(GFP_KERNEL);
+	KTEST_EXPECT(t, rd && pg[0] && pg[1] && pg[2] && pg[3] && pg[4]);
+	if (!rd || !pg[0] || !pg[1] || !pg[2] || !pg[3] || !pg[4])
+		goto out;
+	KTEST_EXPECT(t, rd->nr_sectors >= first + 2 * SECTORS_PER_PAGE);
+	if (rd->nr_sectors < first + 2 * SECTORS_PER_PAGE)
+		goto out;
+	reads = rd->reads;
+	writes = rd->writes;
+	a = page_address(pg[0]);
+	b = page_address(pg[1]);
+	c = page_address(pg[2]);
+	fill_sectors(a + 512, first, 2);
+	fill_sectors(b, first + 2, SECTORS_PER_PAGE);
+	fill_sectors(c + 2048, first + 2 + SECTORS_PER_PAGE, 4);
+	bio_init(&bio, bv, 3);
+	bio.bi_bdev = rd;
+	bio.bi_sector = first;
+	KTEST_EXPECT_EQ(t, bio_add_page(&bio, pg[0], 1024, 512), 1024);
+	KTEST_EXPECT_EQ(t, bio_add_page(&bio, pg[1], PAGE_SIZE, 0), PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, bio_add_page(&bio, pg[2], 2048, 2048), 2048);
+	KTEST_EXPECT_EQ(t, submit_bio_wait(WRITE, &bio), 0);
+
+	memset(page_address(pg[3]), 0xff, PAGE_SIZE);
+	memset(page_address(pg[4]), 0xff, PAGE_SIZE);
+	bio_init(&bio, bv, 2);
+	bio.bi_bdev = rd;
+	bio.bi_sector = first;
+	KTEST_EXPECT_EQ(t, bio_add_page(&bio, pg[3], PAGE_SIZE, 0), PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, bio_add_page(&bio, pg[4], 3072, 0), 3072);
+	KTEST_EXPECT_EQ(t, submit_bio_wait(READ, &bio), 0);
+	KTEST_EXPECT_EQ(t, count_bad_sectors(page_address(pg[3]), first, SECTORS_PER_PAGE), 0);
+	KTEST_EXPECT_EQ(t, count_bad_sectors(page_address(pg[4]), first + SECTORS_PER_PAGE, 6), 0);
+	KTEST_EXPECT_EQ(t, rd->writes, writes + 1);
+	KTEST_EXPECT_EQ(t, rd->reads, reads + 1);
+out:
+	for (i = 0; i < 5; i++)
+		if (pg[i])
+			__free_page(pg[i]);
+}
+
 /*
  * Run the whole of vda through rw in BATCH-sized waves of page bios.
  * WRITE fills each page with the pattern first; READ counts the sectors
  * that come back wrong into *bad.  Returns how many bios failed.
  */
 static unsigned int vda_pass(struct block_device *vda, int rw, struct page **pages,
-			     struct bio *bios, unsigned int *bad)
+			     struct bio *bios, struct bio_vec *bvs, unsigned int *bad)
 {
 	const unsigned int per_bio = SECTORS_PER_PAGE;
 	unsigned int i, n, failed = 0;
@@ -253,7 +393,7 @@ static unsigned int vda_pass(struct block_device *vda, int rw, struct page **pag
 
 			if (rw == WRITE)
 				fill_sectors(page_address(pages[n]), s, nr);
-			bio_setup(&bios[n], vda, s, pages[n], 0, nr * SECTOR_SIZE);
+			bio_setup(&bios[n], &bvs[n], vda, s, pages[n], 0, nr * SECTOR_SIZE);
 			if (submit_bio(rw, &bios[n])) {
 				bios[n].bi_done = true;		/* never started */
 				bios[n].bi_error = -EIO;
@@ -275,6 +415,7 @@ KTEST(block, virtio_pattern)
 	struct block_device *vda = lookup_bdev("vda");
 	static struct page *pages[BATCH];
 	static struct bio bios[BATCH];
+	static struct bio_vec bvs[BATCH];
 	uint64_t writes, reads, t0, t1, t2;
 	unsigned int i, bad = 0, failed;
 
@@ -294,12 +435,12 @@ KTEST(block, virtio_pattern)
 	reads = vda->reads;
 
 	t0 = ktime_get_ns();
-	failed = vda_pass(vda, WRITE, pages, bios, &bad);
+	failed = vda_pass(vda, WRITE, pages, bios, bvs, &bad);
 	KTEST_EXPECT_EQ(t, failed, 0);
 	t1 = ktime_get_ns();
 	for (i = 0; i < BATCH; i++)
 		memset(page_address(pages[i]), 0, PAGE_SIZE);
-	failed = vda_pass(vda, READ, pages, bios, &bad);
+	failed = vda_pass(vda, READ, pages, bios, bvs, &bad);
 	KTEST_EXPECT_EQ(t, failed, 0);
 	t2 = ktime_get_ns();
 	KTEST_EXPECT_EQ(t, bad, 0);
@@ -312,6 +453,89 @@ KTEST(block, virtio_pattern)
 	       (t1 - t0) / 1000000, (t2 - t1) / 1000000);
 out:
 	for (i = 0; i < BATCH; i++)
+		if (pages[i]) {
+			__free_page(pages[i]);
+			pages[i] = NULL;
+		}
+}
+
+#define SEG_BIOS	4	/* big bios in flight in virtio_segments */
+
+KTEST(block, virtio_segments)
+{
+	struct block_device *vda = lookup_bdev("vda");
+	unsigned int per_bio, nr_pages, i, j, n, bad = 0, failed = 0;
+	static struct page *pages[SEG_BIOS * BLK_DEF_MAX_SECTORS / SECTORS_PER_PAGE];
+	struct bio *bios[SEG_BIOS] = { 0 };
+	uint64_t reads, requests = 0;
+	sector_t s = 0;
+
+	if (!vda) {
+		printk(KERN_INFO "        # skipped: no vda\n");
+		return;
+	}
+	per_bio = MIN(vda->max_sectors, vda->max_segments * SECTORS_PER_PAGE) / SECTORS_PER_PAGE;
+	KTEST_EXPECT(t, per_bio > 1);
+	nr_pages = SEG_BIOS * per_bio;
+	for (i = 0; i < nr_pages; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		KTEST_EXPECT(t, pages[i] != NULL);
+		if (!pages[i])
+			goto out;
+	}
+	reads = vda->reads;
+	while (s < vda->nr_sectors) {
+		for (n = 0; n < SEG_BIOS && s < vda->nr_sectors; n++) {
+			struct bio *bio = bio_alloc(GFP_KERNEL, per_bio);
+
+			KTEST_EXPECT(t, bio != NULL);
+			if (!bio)
+				goto out;
+			bios[n] = bio;
+			bio->bi_bdev = vda;
+			bio->bi_sector = s;
+			for (j = 0; j < per_bio && s < vda->nr_sectors; j++) {
+				unsigned int len = MIN((sector_t)SECTORS_PER_PAGE, vda->nr_sectors - s);
+				struct page *page = pages[n * per_bio + j];
+
+				memset(page_address(page), 0, PAGE_SIZE);
+				if (!bio_add_page(bio, page, len * SECTOR_SIZE, 0))
+					break;
+				s += len;
+			}
+			if (submit_bio(READ, bio)) {
+				bio->bi_done = true;
+				bio->bi_error = -EIO;
+			}
+			requests++;
+		}
+		for (i = 0; i < n; i++) {
+			sector_t at = bios[i]->bi_sector;
+			struct bio_vec *bv;
+
+			wait_for_bio(bios[i]);
+			failed += bios[i]->bi_error != 0;
+			bio_for_each_segment(bv, bios[i], j) {
+				bad += count_bad_sectors(page_address(bv->bv_page), at,
+							 bv->bv_len / SECTOR_SIZE);
+				at += bv->bv_len / SECTOR_SIZE;
+			}
+			bio_put(bios[i]);
+			bios[i] = NULL;
+		}
+	}
+	KTEST_EXPECT_EQ(t, failed, 0);
+	KTEST_EXPECT_EQ(t, bad, 0);
+	KTEST_EXPECT_EQ(t, vda->reads - reads, requests);
+	KTEST_EXPECT_EQ(t, requests, (vda->nr_sectors + per_bio * SECTORS_PER_PAGE - 1) /
+				     (per_bio * SECTORS_PER_PAGE));
+	printk(KERN_INFO "block: vda: read back in %lu requests of up to %u pages\n",
+	       (unsigned long)requests, per_bio);
+out:
+	for (i = 0; i < SEG_BIOS; i++)
+		if (bios[i])
+			bio_put(bios[i]);
+	for (i = 0; i < nr_pages; i++)
 		if (pages[i]) {
 			__free_page(pages[i]);
 			pages[i] = NULL;

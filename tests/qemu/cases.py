@@ -8,6 +8,7 @@ judge user programs: the test runner's verdicts, a busybox script, a
 shell session typed on the serial console and on the PS/2 keyboard, and
 that shell as the VGA text screen and the UEFI framebuffer show it.
 """
+import array
 import glob
 import hashlib
 import os
@@ -236,6 +237,7 @@ def virtio_blk_case(build, firmware):
                 r"blk: vda 16 MiB \(32768 sectors of 512 bytes\), virtio-blk$",
                 r"blk: ram1 4 MiB \(8192 sectors of 512 bytes\), ramdisk$",
                 r"block: vda: 32768 sectors written and read back, 0 mismatches",
+                r"block: vda: read back in \d+ requests of up to \d+ pages",
                 r"^ok \d+ block$"],
         reject=(r"^\s*not ok ", r"# skipped: no vda"),
         check=check)
@@ -340,6 +342,55 @@ def filemap_virtio_case(build):
                 r"^ok \d+ filemap$"],
         reject=(r"^\s*not ok ", r"# skipped: no vda"),
         check=lambda session: ext2_disk_check(image, "/written.bin", written))
+
+
+def mpage_pattern(salt, start, end):
+    """Bytes [start, end) of a file of kernel/tests/mpage_test.c: the
+    32-bit word at offset o is o / 4 ^ salt (start and end multiples of 4)."""
+    return array.array("I", (i ^ salt for i in range(start // 4, end // 4))).tobytes()
+
+
+def mpage_virtio_case(build, block_size):
+    """test=mpage on a 64 MiB virtio disk made by mke2fs -d: the kernel
+    reads a contiguous 1 MiB and a 32 MiB file and a sparse one and checks
+    every byte and the number of disk requests, then writes a fragmented
+    pair of files and an 8 MiB one; afterwards e2fsck -fn must find the
+    image clean and debugfs must read the kernel's files back."""
+    name = "mpage_virtio_%dk_bios" % (block_size // 1024)
+    workdir = os.path.join(build, "tests", name)
+    kib, mib = 1024, 1024 * 1024
+    image = ext2_disk(workdir, {
+        "mib.bin": mpage_pattern(0x11000000, 0, mib),
+        "big.bin": mpage_pattern(0x22000000, 0, 32 * mib)}, block_size, size_mib=64)
+    # sparse.bin is added with its holes: debugfs's write keeps them.
+    sparse = os.path.join(workdir, "sparse.bin")
+    with open(sparse, "wb") as f:
+        f.write(mpage_pattern(0x33000000, 0, 101 * kib))
+        f.seek(2 * mib + kib)
+        f.write(mpage_pattern(0x33000000, 2 * mib + kib, 2 * mib + 301 * kib))
+        f.truncate(3 * mib + 1000)
+    subprocess.run([e2tool("debugfs"), "-w", "-R", "write %s sparse.bin" % sparse, image],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    written = {"/frag_a.bin": mpage_pattern(0x44000000, 0, mib),
+               "/frag_b.bin": mpage_pattern(0x55000000, 0, mib),
+               "/seq.bin": mpage_pattern(0x66000000, 0, 8 * mib)}
+
+    def check(session):
+        problems = ext2_fsck_problems(image)
+        for path, expected in written.items():
+            cat = subprocess.run([e2tool("debugfs"), "-R", "cat " + path, image],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            if cat.stdout != expected:
+                problems.append("debugfs reads %d bytes of %s, not the kernel's %d"
+                                % (len(cat.stdout), path, len(expected)))
+        return problems
+
+    return QemuCase(
+        name, "test=mpage", qemu_args=VDA_ARGS, timeout=240,
+        expect=[r"# mib.bin: 1 MiB in \d+ requests", r"# big.bin: 32 MiB in \d+ requests",
+                r"# seq.bin: 8 MiB synced in \d+ requests", r"^ok \d+ mpage$"],
+        reject=(r"^\s*not ok ", r"# skipped: no vda"),
+        check=check)
 
 
 # Boots that hunt use-after-free keep freed kernel objects in a 1 MiB
@@ -792,6 +843,8 @@ def cases(build):
               [r"Kernel panic - not syncing: multiboot2: malformed boot information: \S+"],
               rip="panic"),
         filemap_virtio_case(build),
+        mpage_virtio_case(build, 1024),
+        mpage_virtio_case(build, 4096),
         user_tests_case(),
         # A CPU with ERMS: memcpy, memset and the user copies take their
         # rep movsb/stosb path (on QEMU's default CPU, the loops).

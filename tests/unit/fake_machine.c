@@ -158,8 +158,9 @@ void fake_machine_init(void)
 static void fake_submit(struct block_device *bdev, struct bio *bio)
 {
 	struct fake_disk *disk = bdev->private;
-	char *data = (char *)page_address(bio->bi_page) + bio->bi_offset;
 	off_t pos = (off_t)bio->bi_sector << SECTOR_SHIFT;
+	struct bio_vec *bv;
+	unsigned int i;
 	ssize_t n;
 
 	if (disk->fail_after == 0) {
@@ -168,11 +169,20 @@ static void fake_submit(struct block_device *bdev, struct bio *bio)
 	}
 	if (disk->fail_after > 0)
 		disk->fail_after--;
-	if (bio->bi_rw == WRITE)
-		n = pwrite(disk->fd, data, bio->bi_size, pos);
-	else
-		n = pread(disk->fd, data, bio->bi_size, pos);
-	bio_endio(bio, n == (ssize_t)bio->bi_size ? 0 : -EIO);
+	bio_for_each_segment(bv, bio, i) {
+		char *data = (char *)page_address(bv->bv_page) + bv->bv_offset;
+
+		if (bio->bi_rw == WRITE)
+			n = pwrite(disk->fd, data, bv->bv_len, pos);
+		else
+			n = pread(disk->fd, data, bv->bv_len, pos);
+		if (n != (ssize_t)bv->bv_len) {
+			bio_endio(bio, -EIO);
+			return;
+		}
+		pos += n;
+	}
+	bio_endio(bio, 0);
 }
 
 static const struct block_device_operations fake_ops = { .submit = fake_submit };
@@ -190,6 +200,7 @@ bool fake_disk_open(struct fake_disk *disk, const char *path, bool read_only)
 	disk->bdev.sector_size = SECTOR_SIZE;
 	disk->bdev.nr_sectors = size >> SECTOR_SHIFT;
 	disk->bdev.read_only = read_only;
+	disk->bdev.backing_dev_info.ra_pages = VM_MAX_READAHEAD;	/* as register_blkdev() */
 	disk->bdev.ops = &fake_ops;
 	disk->bdev.private = disk;
 	disk->fail_after = -1;
@@ -205,9 +216,18 @@ int submit_bio(int rw, struct bio *bio)
 {
 	struct block_device *bdev = bio->bi_bdev;
 	sector_t per = bdev->sector_size >> SECTOR_SHIFT;
+	struct bio_vec *bv;
+	unsigned int i, total = 0;
 
-	if (!bio->bi_size || bio->bi_size % bdev->sector_size || bio->bi_sector % per ||
-	    bio->bi_offset + bio->bi_size > PAGE_SIZE)
+	if (!bio->bi_vcnt || bio->bi_vcnt > bio->bi_max_vecs || bio->bi_vcnt > blk_max_segments(bdev) ||
+	    bio->bi_sector % per)
+		return -EINVAL;
+	bio_for_each_segment(bv, bio, i) {
+		if (!bv->bv_len || bv->bv_len % bdev->sector_size || bv->bv_offset + bv->bv_len > PAGE_SIZE)
+			return -EINVAL;
+		total += bv->bv_len;
+	}
+	if (total != bio->bi_size || bio->bi_size > blk_max_sectors(bdev) << SECTOR_SHIFT)
 		return -EINVAL;
 	if (bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT) > bdev->nr_sectors)
 		return -EIO;

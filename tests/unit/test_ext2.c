@@ -23,8 +23,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <asm/page.h>
 #include <fs/buffer_head.h>
 #include <fs/ext2.h>
+#include <mm/pagemap.h>
 #include <uapi/errno.h>
 
 #include "ext2_image.h"
@@ -850,6 +852,42 @@ static void test_io_errors(void **state)
 	fake_disk_close(&disk);
 }
 
+/*
+ * A readahead bio that fails (fs/mpage.c): the window at 0 maps its first
+ * three pages from the inode's direct blocks and then needs an indirect
+ * block, whose read fails too.  The pages read ahead are left in the
+ * cache unlocked and not uptodate (the "failed" state of mm/filemap.c),
+ * the reader gets -EIO, and once the disk works the same pages read
+ * correctly.
+ */
+static void test_readahead_error(void **state)
+{
+	struct ext2_inode_info *f;
+	struct ext2_sb_info *sbi;
+	struct page *page;
+	char buf[64];
+	pgoff_t i;
+
+	(void)state;
+	make_image(1024, "");
+	sbi = mount_image();
+	f = get(sbi, "big.bin");
+	disk.fail_after = 0;
+	assert_int_equal(ext2_read_buf(f, 0, buf, sizeof(buf)), -EIO);
+	assert_null(find_get_page(&f->i_mapping, 0));
+	for (i = 1; i < 3; i++) {
+		page = find_get_page(&f->i_mapping, i);
+		assert_non_null(page);
+		assert_false(PageLocked(page));
+		assert_false(PageUptodate(page));
+		page_cache_release(page);
+	}
+	disk.fail_after = -1;
+	check_pattern(f, 0, 4 * PAGE_SIZE, 0);
+	ext2_iput(f);
+	unmount(sbi);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -868,6 +906,7 @@ int main(void)
 		cmocka_unit_test(test_incompat_features),
 		cmocka_unit_test(test_corrupt_directory),
 		cmocka_unit_test(test_io_errors),
+		cmocka_unit_test(test_readahead_error),
 	};
 	int failed;
 

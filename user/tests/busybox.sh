@@ -128,6 +128,12 @@ check "mount lists /proc and /tmp" sh -c 'mount | grep -q " /proc " && mount | g
 check "df / shows the root filesystem" matches '^/dev/root|^[^ ]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+% /$' "$(df /)"
 check "dmesg has the kernel's boot messages" matches 'Pageturn' "$(dmesg)"
 check "sync" sync
+check "blockdev --getsize64 /dev/ram1" same "$(blockdev --getsize64 /dev/ram1)" "4194304"
+check "blockdev --getra /dev/ram1 is 256 sectors" same "$(blockdev --getra /dev/ram1)" "256"
+check "blockdev --setra 512 /dev/ram1" blockdev --setra 512 /dev/ram1
+check "blockdev --getra /dev/ram1 is now 512" same "$(blockdev --getra /dev/ram1)" "512"
+check "blockdev --setra 256 /dev/ram1" blockdev --setra 256 /dev/ram1
+check "blockdev --getss /dev/ram1" same "$(blockdev --getss /dev/ram1)" "512"
 
 show "uname -a" uname -a
 show "free" free

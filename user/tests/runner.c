@@ -65,6 +65,7 @@ static const struct test tests[] = {
 	{ "vfork_reap", 0 },
 	{ "dead_dir", 0 },
 	{ "mount_rename", 0 },
+	{ "blkdev", 0 },
 	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },

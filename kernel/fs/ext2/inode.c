@@ -24,6 +24,12 @@
  *   readpage       maps each block of the page with ext2_get_block and
  *                  reads it with one bio; holes and blocks at or past the
  *                  end of the file read as zeroes.
+ *   readpages      readahead: mpage_readpages (fs/mpage.c) with the same
+ *                  mapping, one bio per run of contiguous blocks.
+ *   writepages     writeback of the whole file (sync, fsync, the flusher):
+ *                  mpage_writepages, one bio per run of pages with
+ *                  contiguous blocks; a page with a hole under it goes
+ *                  through writepage, which allocates.
  *   prepare_write  allocates every block a write() covers before the data
  *                  is copied, so a full disk gives -ENOSPC from write().
  *                  The page was read first (read-modify-write), so a new
@@ -52,6 +58,7 @@
  * sync_blockdev(), so the file's data is the last thing written there.
  */
 #include <fs/ext2.h>
+#include <fs/mpage.h>
 #include <mm/pagemap.h>
 #include <mm/slab.h>
 #include <pageturn/printk.h>
@@ -169,6 +176,7 @@ struct ext2_inode_info *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, int *e
 	new->i_ino = ino;
 	new->i_count = 1;
 	address_space_init(&new->i_mapping, new, &ext2_aops, false);
+	new->i_mapping.backing_dev_info = &sbi->s_bdev->backing_dev_info;
 	list_add(&new->i_list, &sbi->s_inodes);
 	return new;
 }
@@ -404,14 +412,15 @@ static int block_io(struct ext2_inode_info *inode, int rw, struct page *page,
 		    unsigned int offset, uint32_t block)
 {
 	struct ext2_sb_info *sbi = inode->i_sb;
-	struct bio bio = {
-		.bi_bdev = sbi->s_bdev,
-		.bi_sector = (sector_t)block << (sbi->s_blocksize_bits - SECTOR_SHIFT),
-		.bi_page = page,
-		.bi_offset = offset,
-		.bi_size = sbi->s_blocksize,
-	};
-	int err = submit_bio_wait(rw, &bio);
+	struct bio_vec bv;
+	struct bio bio;
+	int err;
+
+	bio_init(&bio, &bv, 1);
+	bio.bi_bdev = sbi->s_bdev;
+	bio.bi_sector = (sector_t)block << (sbi->s_blocksize_bits - SECTOR_SHIFT);
+	bio_add_page(&bio, page, sbi->s_blocksize, offset);
+	err = submit_bio_wait(rw, &bio);
 
 	if (err) {
 		pr_err("ext2: %s: inode %u: cannot %s block %u (%d)\n", sbi->s_bdev->name,
@@ -506,9 +515,51 @@ static int ext2_writepage(struct address_space *mapping, struct page *page)
 	return 0;
 }
 
+/* get_block for fs/mpage.c: blocks at or past the end of the file are
+ * holes when reading. */
+static int ext2_get_block_mpage(struct address_space *mapping, sector_t iblock, bool create,
+				sector_t *pblock)
+{
+	struct ext2_inode_info *inode = mapping->host;
+	uint32_t block = 0;
+	int err = 0;
+
+	if (create || iblock << inode->i_sb->s_blocksize_bits < ext2_isize(inode))
+		err = ext2_get_block(inode, iblock, create, &block, NULL);
+	*pblock = block;
+	return err;
+}
+
+static struct mpage_geometry ext2_geometry(struct ext2_inode_info *inode)
+{
+	return (struct mpage_geometry){
+		.bdev = inode->i_sb->s_bdev,
+		.blkbits = inode->i_sb->s_blocksize_bits,
+		.get_block = ext2_get_block_mpage,
+	};
+}
+
+static int ext2_readpages(struct address_space *mapping, struct list_head *pages,
+			  unsigned int nr_pages)
+{
+	struct mpage_geometry geo = ext2_geometry(mapping->host);
+
+	return mpage_readpages(mapping, pages, nr_pages, &geo);
+}
+
+static int ext2_writepages(struct address_space *mapping)
+{
+	struct ext2_inode_info *inode = mapping->host;
+	struct mpage_geometry geo = ext2_geometry(inode);
+
+	return mpage_writepages(mapping, ext2_isize(inode), &geo);
+}
+
 static const struct address_space_operations ext2_aops = {
 	.readpage = ext2_readpage,
+	.readpages = ext2_readpages,
 	.writepage = ext2_writepage,
+	.writepages = ext2_writepages,
 	.prepare_write = ext2_prepare_write,
 };
 

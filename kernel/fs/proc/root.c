@@ -65,6 +65,7 @@ static const struct proc_entry proc_root_entries[] = {
 	{ "version", S_IFREG | 0444, .show = version_proc_show },
 	{ "filesystems", S_IFREG | 0444, .show = filesystems_proc_show },
 	{ "mounts", S_IFREG | 0444, .show = mounts_proc_show },
+	{ "diskstats", S_IFREG | 0444, .show = diskstats_show },
 	{ "self", S_IFLNK | 0777, .readlink = proc_self_readlink },
 };
 
