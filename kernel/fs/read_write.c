@@ -32,7 +32,9 @@
  *     the bytes so far, as Linux's read_iter_zero and pipe_write do.
  * sendfile has no user memory on either side: it moves the data through
  * a kernel buffer of one page, a read then a write per page, and stops
- * between pages at a pending signal unless both files are regular.
+ * between pages at a pending signal unless both files are regular.  Its
+ * source may not be a pipe (-EINVAL, as Linux), whose bytes the read
+ * would take before the write had them.
  */
 #include <asm/page.h>
 #include <fs/file.h>
@@ -334,6 +336,11 @@ static long do_sendfile(struct file *in, struct file *out, loff_t *pos, size_t c
 	if (!(in->f_mode & FMODE_READ) || !(out->f_mode & FMODE_WRITE))
 		return -EBADF;
 	if (out->f_flags & O_APPEND)
+		return -EINVAL;
+	/* A pipe's bytes would be gone from it before out took them, and
+	 * out may take fewer: Linux's pipes have no splice_read, so it
+	 * refuses them here. */
+	if (S_ISFIFO(in->f_inode->i_mode))
 		return -EINVAL;
 	count = MIN(count, MAX_RW_COUNT);
 	if (!count)
