@@ -17,6 +17,8 @@
  *     that many;
  *   - a write from a buffer whose second page is unmapped writes the
  *     bytes before it: the count, the position and the size agree;
+ *   - a pread or pwritev whose end would pass the largest offset fails
+ *     with EINVAL;
  *   - a write whose source is a MAP_SHARED mapping of the same file
  *     (the very page written, the page before it, pages about to be
  *     written, a page still a hole) completes, with the bytes a forward
@@ -32,6 +34,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -246,6 +249,17 @@ static void faults(void)
 	n = write(fd, src + PAGE, 10);
 	what(w, sizeof(w), "a write from unmapped memory fails with EFAULT");
 	tap_check(n == -1 && errno == EFAULT && lseek(fd, 0, SEEK_CUR) == 300, w, "write gave %zd", n);
+
+	/* Ends past the largest offset (Linux's rw_verify_area). */
+	iov[0] = (struct iovec){ good, 10 };
+	errno = 0;
+	n = pread(fd, good, 10, LLONG_MAX - 5);
+	what(w, sizeof(w), "a pread whose end passes the largest offset fails with EINVAL");
+	tap_check(n == -1 && errno == EINVAL, w, "pread gave %zd (%s)", n, strerror(errno));
+	errno = 0;
+	n = pwritev(fd, iov, 1, LLONG_MAX - 5);
+	what(w, sizeof(w), "a pwritev whose end passes the largest offset fails with EINVAL");
+	tap_check(n == -1 && errno == EINVAL, w, "pwritev gave %zd (%s)", n, strerror(errno));
 	close(fd);
 	munmap(src, PAGE);
 	munmap(bad, 2 * PAGE);
