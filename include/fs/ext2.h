@@ -107,7 +107,9 @@ uint64_t ext2_isize(const struct ext2_inode_info *inode);
  * read (0 at end of file; short when a copy to user memory faulted). */
 long ext2_read(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *to);
 /* Write all of from at off, growing the file; the count written (short on
- * -ENOSPC or a bad source byte after some progress). */
+ * -ENOSPC or a bad source byte after some progress, when no block is left
+ * past the new end of the file).  The caller keeps other writers and
+ * truncates of the file out (the VFS: i_mutex). */
 long ext2_write(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *from);
 /* Set the size of a regular file; blocks and cached pages past it are
  * freed. */

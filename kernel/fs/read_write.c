@@ -7,9 +7,10 @@
  * The checks every filesystem would repeat live here: the file was opened
  * for the access (-EBADF), directories are listed, not read (-EISDIR),
  * O_APPEND writes at the end, a count is cut to MAX_RW_COUNT as Linux
- * does so it fits the return value, and files without a position
- * (FMODE_STREAM: pipes, TTYs) refuse lseek and the calls with a position
- * (pread64, pwrite64, preadv, pwritev: -ESPIPE).
+ * does so it fits the return value, a transfer whose end would pass the
+ * largest offset is -EINVAL (Linux's rw_verify_area), and files without
+ * a position (FMODE_STREAM: pipes, TTYs) refuse lseek and the calls with
+ * a position (pread64, pwrite64, preadv, pwritev: -ESPIPE).
  * The filesystem's f_op does the rest at a position: file->f_pos, or the
  * caller's for pread/pwrite, carried in a struct kiocb.
  *
@@ -32,7 +33,9 @@
  *     the bytes so far, as Linux's read_iter_zero and pipe_write do.
  * sendfile has no user memory on either side: it moves the data through
  * a kernel buffer of one page, a read then a write per page, and stops
- * between pages at a pending signal unless both files are regular.
+ * between pages at a pending signal unless both files are regular.  Its
+ * source may not be a pipe (-EINVAL, as Linux), whose bytes the read
+ * would take before the write had them.
  */
 #include <asm/page.h>
 #include <fs/file.h>
@@ -59,6 +62,19 @@ static long rw_check(struct file *file, unsigned int mode)
 	return 0;
 }
 
+/* May count bytes move at pos?  Not past the largest offset on a file
+ * with a position (Linux's rw_verify_area): 0 or -EINVAL. */
+static long rw_verify_area(const struct file *file, loff_t pos, size_t count)
+{
+	loff_t end;
+
+	if (file->f_mode & FMODE_STREAM)
+		return 0;
+	if (pos < 0 || __builtin_add_overflow(pos, (loff_t)count, &end))
+		return -EINVAL;
+	return 0;
+}
+
 /* f_op->read_iter into iter at *pos, checked, advancing *pos. */
 static long do_iter_read(struct file *file, struct iov_iter *iter, loff_t *pos)
 {
@@ -68,6 +84,9 @@ static long do_iter_read(struct file *file, struct iov_iter *iter, loff_t *pos)
 	if (ret || !iov_iter_count(iter))
 		return ret;
 	iov_iter_truncate(iter, MAX_RW_COUNT);
+	ret = rw_verify_area(file, *pos, iov_iter_count(iter));
+	if (ret)
+		return ret;
 	ret = file->f_op->read_iter(&kiocb, iter);
 	*pos = kiocb.ki_pos;
 	return ret;
@@ -95,6 +114,9 @@ static long do_iter_write(struct file *file, struct iov_iter *iter, loff_t *pos)
 	if (ret || !iov_iter_count(iter))
 		return ret;
 	iov_iter_truncate(iter, MAX_RW_COUNT);
+	ret = rw_verify_area(file, *pos, iov_iter_count(iter));
+	if (ret)
+		return ret;
 	if (!S_ISREG(inode->i_mode)) {
 		if (file->f_flags & O_APPEND)
 			kiocb.ki_pos = inode->i_size;
@@ -334,6 +356,11 @@ static long do_sendfile(struct file *in, struct file *out, loff_t *pos, size_t c
 	if (!(in->f_mode & FMODE_READ) || !(out->f_mode & FMODE_WRITE))
 		return -EBADF;
 	if (out->f_flags & O_APPEND)
+		return -EINVAL;
+	/* A pipe's bytes would be gone from it before out took them, and
+	 * out may take fewer: Linux's pipes have no splice_read, so it
+	 * refuses them here. */
+	if (S_ISFIFO(in->f_inode->i_mode))
 		return -EINVAL;
 	count = MIN(count, MAX_RW_COUNT);
 	if (!count)

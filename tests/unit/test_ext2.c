@@ -30,6 +30,7 @@
 #include <uapi/errno.h>
 
 #include "ext2_image.h"
+#include "fake_uaccess.h"
 #include "kernel_stubs.h"
 
 #define BIG_SIZE (5 * 1024 * 1024 + 777)		/* double indirect at 4 KiB */
@@ -649,6 +650,94 @@ static void test_enospc(void **state)
 	unmount_clean(sbi);
 }
 
+/*
+ * A write extending a file whose source is gone at the copy though it
+ * was there when faulted in (reclaimed, then its file truncated: the
+ * fault-in before the page lock cannot see that coming), at the start of
+ * the file's third block: prepare_write has allocated that block when
+ * the copy stops.  The write returns the bytes before it, and no block
+ * is left past the new end (e2fsck: "i_size is ..., should be ...").
+ */
+static void test_short_write_past_end(void **state)
+{
+	unsigned int bs = block_size(state);
+	struct ext2_inode_info *root, *f;
+	struct ext2_sb_info *sbi;
+	size_t len = 3 * bs;
+	char *src = malloc(len), got[2 * 4096];
+	uint32_t ino, free_blocks;
+	struct iov_iter iter;
+	struct iovec iov;
+
+	assert_non_null(src);
+	for (size_t i = 0; i < len; i++)
+		src[i] = (char)pattern(100 + i, 8);
+	make_image(bs, "");
+	sbi = mount_image();
+	root = get(sbi, "");
+	assert_int_equal(ext2_create(root, "short", 0644, &ino), 0);
+	f = get(sbi, "short");
+	assert_int_equal(write_pattern(f, 0, 100, 8), 100);
+	free_blocks = sbi->s_es->s_free_blocks_count;
+
+	fake_user = (struct fake_user){ .base = src, .len = len, .bad = 2 * bs - 100, .late = true };
+	iov_iter_init(&iter, WRITE, &iov, 1, len);
+	iov = (struct iovec){ src, len };
+	assert_int_equal(ext2_write(f, 100, &iter), 2 * bs - 100);
+	fake_user = (struct fake_user){ 0 };
+	assert_int_equal(ext2_isize(f), 2 * bs);
+	assert_int_equal(f->i_raw.i_blocks, 2 * (bs >> 9));
+	assert_int_equal(sbi->s_es->s_free_blocks_count, free_blocks - 1);
+	assert_int_equal(ext2_read_buf(f, 0, got, sizeof(got)), 2 * bs);
+	check_pattern(f, 0, 2 * bs, 8);
+
+	ext2_iput(f);
+	ext2_iput(root);
+	free(src);
+	unmount_clean(sbi);
+}
+
+/*
+ * A write that needs a new indirect block and a data block when one
+ * block is free: the indirect block takes it, the data block finds the
+ * disk full.  -ENOSPC, and the indirect block is given back.
+ */
+static void test_enospc_indirect(void **state)
+{
+	unsigned int bs = block_size(state);
+	struct ext2_inode_info *root, *f, *fill;
+	struct ext2_sb_info *sbi;
+	uint32_t ino, blocks;
+	uint64_t size;
+
+	make_image(bs, "");
+	sbi = mount_image();
+	root = get(sbi, "");
+	assert_int_equal(ext2_create(root, "direct", 0644, &ino), 0);
+	f = get(sbi, "direct");
+	assert_int_equal(write_pattern(f, 0, 12 * bs, 9), 12 * bs);
+	blocks = f->i_raw.i_blocks;
+	assert_int_equal(ext2_create(root, "fill", 0644, &ino), 0);
+	fill = get(sbi, "fill");
+	size = write_pattern(fill, 0, 64 << 20, 5);
+	assert_int_equal(sbi->s_es->s_free_blocks_count, 0);
+	/* Give back data blocks of fill until exactly one block is free. */
+	while (sbi->s_es->s_free_blocks_count == 0) {
+		size -= bs;
+		assert_int_equal(ext2_truncate(fill, size), 0);
+	}
+	assert_int_equal(sbi->s_es->s_free_blocks_count, 1);
+	assert_int_equal(ext2_write_buf(f, 12 * bs, "x", 1), -ENOSPC);
+	assert_int_equal(ext2_isize(f), 12 * bs);
+	assert_int_equal(f->i_raw.i_blocks, blocks);
+	assert_int_equal(sbi->s_es->s_free_blocks_count, 1);
+	check_pattern(f, 0, 12 * bs, 9);
+	ext2_iput(fill);
+	ext2_iput(f);
+	ext2_iput(root);
+	unmount_clean(sbi);
+}
+
 /* An unlinked file stays readable while held; the last iput frees it. */
 static void test_unlink_held(void **state)
 {
@@ -900,6 +989,8 @@ int main(void)
 		PER_BS(test_rename),
 		PER_BS(test_truncate),
 		PER_BS(test_enospc),
+		PER_BS(test_short_write_past_end),
+		PER_BS(test_enospc_indirect),
 		cmocka_unit_test(test_unlink_held),
 		cmocka_unit_test(test_unlink_xattr_block),
 		cmocka_unit_test(test_bad_superblocks),

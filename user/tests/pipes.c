@@ -12,6 +12,7 @@
  * EPIPE when SIGPIPE is ignored or caught (the handler runs).  Non-blocking
  * ends: an empty pipe reads EAGAIN, and a full one refuses a write with
  * EAGAIN after at least PIPE_BUF bytes.  pipe2(O_CLOEXEC) sets FD_CLOEXEC.
+ * sendfile from a pipe into a pipe with little room loses no byte.
  */
 #include "testlib.h"
 
@@ -21,6 +22,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -291,6 +293,49 @@ static void nonblocking_full(void)
 	close(p[1]);
 }
 
+/*
+ * sendfile(to, from) with from a pipe holding 5000 bytes and to a
+ * non-blocking pipe with 100 bytes of room: every byte is either moved
+ * (the count) or still in from, none taken from one and lost before
+ * reaching the other.  (Linux says EAGAIN here, and EINVAL for a pipe
+ * source whenever the destination is not a pipe.)
+ */
+static void sendfile_from_pipe(void)
+{
+	static char chunk[4096], got[8192];
+	size_t filled = 0, in_to = 0, in_from = 0, moved;
+	int from[2], to[2];
+	ssize_t n, sent;
+	int err;
+
+	if (pipe2(from, O_NONBLOCK) < 0 || pipe2(to, O_NONBLOCK) < 0)
+		tap_bail("pipe2: %s", strerror(errno));
+	memset(chunk, 's', sizeof(chunk));
+	while ((n = write(to[1], chunk, sizeof(chunk))) > 0)
+		filled += n;
+	if (read(to[0], got, 100) != 100 || write(from[1], got, 5000) != 5000)
+		tap_bail("setting up the pipes: %s", strerror(errno));
+	filled -= 100;
+	sent = sendfile(to[1], from[0], NULL, 5000);
+	err = errno;
+	while ((n = read(to[0], got, sizeof(got))) > 0)
+		in_to += n;
+	while ((n = read(from[0], got, sizeof(got))) > 0)
+		in_from += n;
+	if (sent < 0)
+		moved = 0;
+	else
+		moved = (size_t)sent;
+	tap_check(in_to == filled + moved && in_from + moved == 5000,
+		  "sendfile from a pipe to a nearly full pipe loses no byte",
+		  "sendfile gave %zd (%s), %zu bytes arrived, %zu left of 5000", sent,
+		  sent < 0 ? strerror(err) : "", in_to - filled, in_from);
+	close(from[0]);
+	close(from[1]);
+	close(to[0]);
+	close(to[1]);
+}
+
 int main(void)
 {
 	round_trip();
@@ -298,5 +343,6 @@ int main(void)
 	bulk();
 	no_reader();
 	nonblocking_full();
+	sendfile_from_pipe();
 	return tap_done();
 }

@@ -17,6 +17,8 @@
  *     that many;
  *   - a write from a buffer whose second page is unmapped writes the
  *     bytes before it: the count, the position and the size agree;
+ *   - a pread or pwritev whose end would pass the largest offset fails
+ *     with EINVAL;
  *   - a write whose source is a MAP_SHARED mapping of the same file
  *     (the very page written, the page before it, pages about to be
  *     written, a page still a hole) completes, with the bytes a forward
@@ -25,6 +27,8 @@
  *   - readers racing a writer of the same file: see race() below.
  * And a pipe read into a buffer that faults part way loses nothing: what
  * it returned plus what later reads get is exactly what was written.
+ * Last, hostile vectors (see hostile_vectors) fail as Linux's do and
+ * leave the kernel's own user copies working.
  *
  * Linux is the reference: the test passes on the build machine.
  */
@@ -32,6 +36,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -246,6 +251,17 @@ static void faults(void)
 	n = write(fd, src + PAGE, 10);
 	what(w, sizeof(w), "a write from unmapped memory fails with EFAULT");
 	tap_check(n == -1 && errno == EFAULT && lseek(fd, 0, SEEK_CUR) == 300, w, "write gave %zd", n);
+
+	/* Ends past the largest offset (Linux's rw_verify_area). */
+	iov[0] = (struct iovec){ good, 10 };
+	errno = 0;
+	n = pread(fd, good, 10, LLONG_MAX - 5);
+	what(w, sizeof(w), "a pread whose end passes the largest offset fails with EINVAL");
+	tap_check(n == -1 && errno == EINVAL, w, "pread gave %zd (%s)", n, strerror(errno));
+	errno = 0;
+	n = pwritev(fd, iov, 1, LLONG_MAX - 5);
+	what(w, sizeof(w), "a pwritev whose end passes the largest offset fails with EINVAL");
+	tap_check(n == -1 && errno == EINVAL, w, "pwritev gave %zd (%s)", n, strerror(errno));
 	close(fd);
 	munmap(src, PAGE);
 	munmap(bad, 2 * PAGE);
@@ -504,6 +520,67 @@ static void pipe_fault(void)
 	munmap(bad, 2 * PAGE);
 }
 
+/*
+ * Vectors a hostile program hands in: an iovec naming kernel memory or
+ * running past the top of user space, two totalling past SSIZE_MAX
+ * (EFAULT: each runs out of user space), a length that is negative as a
+ * ssize_t, more than UIO_MAXIOV entries (EINVAL); then, after the faults
+ * of pipe_fault and these, the kernel's copies into memory never touched
+ * still fault it in (page faults are not left disabled).
+ */
+static void hostile_vectors(void)
+{
+	static char buf[100];
+	static struct iovec many[1025];
+	struct iovec iov[2] = { { buf, 10 }, { (void *)KERNEL_DIRECT_MAP, 10 } };
+	char path[300];
+	int fd, p[2];
+	unsigned char *fresh;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/hostile", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, "0123456789abcdef", 16) != 16)
+		tap_bail("%s: %s", path, strerror(errno));
+	n = preadv(fd, iov, 2, 0);
+	tap_check(n == -1 && errno == EFAULT, "preadv into a kernel address: EFAULT", "gave %zd", n);
+	n = pwritev(fd, iov, 2, 0);
+	tap_check(n == -1 && errno == EFAULT, "pwritev from a kernel address: EFAULT", "gave %zd", n);
+	iov[1] = (struct iovec){ (void *)(0x7ffffffff000ul), 2 * PAGE };
+	n = readv(fd, iov, 2);
+	tap_check(n == -1 && errno == EFAULT, "readv into an iovec past the top of user space: EFAULT",
+		  "gave %zd", n);
+	iov[1] = (struct iovec){ buf, (size_t)-1 };
+	n = writev(fd, iov, 2);
+	tap_check(n == -1 && errno == EINVAL, "writev with a negative length: EINVAL", "gave %zd", n);
+	iov[0] = iov[1] = (struct iovec){ buf, SSIZE_MAX / 2 + 1 };
+	n = readv(fd, iov, 2);
+	tap_check(n == -1 && errno == EFAULT,
+		  "readv totalling past SSIZE_MAX: EFAULT (each iovec runs out of user space)",
+		  "gave %zd (%s)", n, strerror(errno));
+	for (int i = 0; i < 1025; i++)
+		many[i] = (struct iovec){ buf, 0 };
+	n = readv(fd, many, 1025);
+	tap_check(n == -1 && errno == EINVAL, "readv of 1025 iovecs: EINVAL", "gave %zd", n);
+	n = preadv(fd, many, 1024, 0);
+	tap_check(n == 0, "preadv of 1024 empty iovecs: 0", "gave %zd", n);
+
+	fresh = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fresh == MAP_FAILED)
+		tap_bail("mmap: %s", strerror(errno));
+	n = pread(fd, fresh + PAGE - 5, 16, 0);
+	test_pipe(p);
+	bool ok = n == 16 && !memcmp(fresh + PAGE - 5, "0123456789abcdef", 16) &&
+		  write(p[1], fresh + PAGE - 5, 16) == 16 && read(p[0], fresh + 2 * PAGE - 16, 16) == 16;
+	tap_check(ok && !memcmp(fresh + 2 * PAGE - 16, "0123456789abcdef", 16),
+		  "after all those faults, reads into untouched memory still fault it in", NULL);
+	close(p[0]);
+	close(p[1]);
+	munmap(fresh, 2 * PAGE);
+	close(fd);
+	unlink(path);
+}
+
 static void run_in(const char *base, const char *name, int run)
 {
 	static const char *const files[] = { "eof", "holes", "append", "extend", "vec", "faults",
@@ -535,5 +612,7 @@ int main(void)
 	run_in(strcmp(scratch, "/") ? scratch : "", on_pageturn() ? "ext2" : "scratch", 1);
 	run_in("/tmp", on_pageturn() ? "tmpfs" : "/tmp", 2);
 	pipe_fault();
+	snprintf(dir, sizeof(dir), "/tmp");
+	hostile_vectors();
 	return tap_done();
 }

@@ -38,8 +38,12 @@
  *                  file, zeroing the page past the end first.  A hole
  *                  under non-zero data (a page dirtied without write(), as
  *                  a store through a mapping will) gets a block then.
- * ext2_write() hands the page cache one block at a time, so a failed
- * allocation leaves no block past the new end of the file.
+ * ext2_write() hands the page cache one block at a time and moves the
+ * end of the file past each block's bytes.  A write that ends short past
+ * the end (its source faulted after prepare_write had allocated, or the
+ * disk filled after an indirect block was taken) gives back every block
+ * past the end and drops the cached pages there (ext2_write_failed, as
+ * Linux's), so no block lies past i_size.
  *
  * Sleeping (see fs/ext2.h for the rule).  ext2_iget() reads the disk and
  * allocates, so it looks for the inode again afterwards: the same number
@@ -69,6 +73,7 @@
 #define EXT2_MAX_32BIT_SIZE 0x7fffffffull	/* larger needs RO_COMPAT_LARGE_FILE */
 
 static const struct address_space_operations ext2_aops;
+static int free_blocks_from(struct ext2_inode_info *inode, uint64_t from);
 
 /* The buffer and the place in it of inode ino's on-disk copy. */
 static struct ext2_inode *raw_inode(struct ext2_sb_info *sbi, uint32_t ino,
@@ -570,8 +575,29 @@ long ext2_read(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *to)
 	return filemap_read(&inode->i_mapping, off, to, ext2_isize(inode));
 }
 
+/*
+ * A write ended short with the file's end before where it meant to
+ * write: prepare_write may have allocated blocks past the end that got no
+ * byte (the copy from user memory faulted after it, or an indirect block
+ * was taken before the data block found the disk full).  Drop the cached
+ * pages past the end and free every block there (Linux's
+ * ext2_write_failed: truncate_pagecache and ext2_truncate_blocks).  The
+ * pages dropped hold no data: none of the file lies past its end.  0 or
+ * -EIO.
+ */
+static int ext2_write_failed(struct ext2_inode_info *inode)
+{
+	uint64_t size = ext2_isize(inode);
+	unsigned int bs = inode->i_sb->s_blocksize;
+
+	truncate_inode_pages(&inode->i_mapping, size);
+	return free_blocks_from(inode, (size + bs - 1) >> inode->i_sb->s_blocksize_bits);
+}
+
 long ext2_write(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *from)
 {
+	int err;
+
 	struct ext2_sb_info *sbi = inode->i_sb;
 	uint64_t limit = max_blocks(sbi) << sbi->s_blocksize_bits, pos;
 	size_t done = 0, len = iov_iter_count(from), n;
@@ -597,6 +623,11 @@ long ext2_write(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *fr
 			ext2_set_isize(inode, off + done);
 		if ((size_t)ret < n)
 			break;
+	}
+	if (done < len && off + len > ext2_isize(inode)) {
+		err = ext2_write_failed(inode);
+		if (err && !done)
+			ret = err;
 	}
 	return done ? (long)done : ret;
 }
