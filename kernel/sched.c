@@ -59,6 +59,7 @@
 #include <asm/cpu.h>
 #include <asm/desc.h>
 #include <asm/fpu.h>
+#include <drivers/blkdev.h>
 #include <mm/gfp.h>
 #include <mm/mm.h>
 #include <mm/mmap.h>
@@ -190,10 +191,21 @@ static void cpu_halt(void)
 	cpu_halted = false;
 }
 
+/*
+ * A task about to sleep first dispatches the bios its plug holds (Linux's
+ * sched_submit_work), so it never waits for I/O it is itself holding
+ * back.  The flush only hands requests to drivers; one that sleeps inside
+ * (a RAM disk allocating a page) leaves the task running, and its wait
+ * loop tests its condition again, as after any early wakeup.
+ */
 void schedule(void)
 {
-	uint64_t flags = local_irq_save();
 	struct task_struct *prev = current, *next;
+	uint64_t flags;
+
+	if (prev->plug && prev->state != TASK_RUNNING)
+		blk_flush_plug(prev->plug);
+	flags = local_irq_save();
 
 	prev->need_resched = false;
 	for (;;) {

@@ -97,6 +97,7 @@
  * for the page it needs alone.  Pages read ahead of demand are counted in
  * ra->nr_readahead; Linux has no counter for them.
  */
+#include <drivers/blkdev.h>
 #include <fs/uio.h>
 #include <mm/mmap.h>
 #include <mm/pagemap.h>
@@ -578,15 +579,20 @@ static int read_one_page(struct address_space *mapping, pgoff_t index, struct pa
  * Start reading the nr_pages new pages on list pages (see readpages in
  * fs/fs.h): all at once through a_ops->readpages when the mapping has
  * it, or else one after the other with readpage, a page whose read fails
- * leaving the cache again.
+ * leaving the cache again.  The window's bios go out under a plug
+ * (Linux's read_pages), so those that continue each other on the disk
+ * become one request.
  */
 static void read_pages(struct address_space *mapping, struct list_head *pages,
 		       unsigned int nr_pages)
 {
+	struct blk_plug plug;
 	struct page *page;
 
 	if (mapping->a_ops->readpages) {
+		blk_start_plug(&plug);
 		mapping->a_ops->readpages(mapping, pages, nr_pages);
+		blk_finish_plug(&plug);
 		return;
 	}
 	while (!list_empty(pages)) {

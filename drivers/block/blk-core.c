@@ -1,32 +1,74 @@
 /*
  * The block layer core: the registry of block devices, the checks every
- * bio passes before a driver sees it, completion, and waiting.
+ * bio passes before a driver sees it, plugging, the request queue,
+ * completion, and waiting.
  *
  * A bio's life:
  *
- *   owned by the caller --submit_bio()--> owned by the driver
- *       --bio_endio()--> done (bi_done, bi_error set; bi_end_io called)
- *       --> owned by the caller again
+ *   owned by the caller --submit_bio()--> held: on current->plug's list,
+ *       or on the device's queue
+ *       --blk_run_queue()--> in a request, owned by the driver
+ *       --blk_end_request_all()--> done (bi_done, bi_error set; bi_end_io
+ *       called) --> owned by the caller again
  *
- * submit_bio() refuses a bad bio with an errno and hands nothing to the
- * driver, so a driver only ever sees a bio that is non-empty, inside the
- * device, aligned to its sector size, within its queue limits, and whose
+ * submit_bio() refuses a bad bio with an errno and holds nothing, so a
+ * driver only ever sees bios that are non-empty, inside the device,
+ * aligned to its sector size, within its queue limits, and whose
  * segments are each a non-empty multiple of the sector size inside one
- * page and add up to bi_size.  Each accepted bio is completed exactly once, by the driver,
- * possibly before submit_bio() returns (ramdisks), possibly in an
- * interrupt handler (virtio-blk).
+ * page and add up to bi_size.  Each accepted bio is completed exactly
+ * once, possibly before submit_bio() returns (a RAM disk without a plug),
+ * possibly in an interrupt handler (virtio-blk).
+ *
+ * A request's life (Linux's struct request; each device has
+ * BLKDEV_MAX_RQ of them, allocated at registration, so dispatching never
+ * allocates and never sleeps):
+ *
+ *   free (bdev->rq_free)
+ *     --blk_run_queue(): the oldest bio on the queue, then each next bio
+ *       that blk_rq_merge_ok() lets continue it (counted in read_merges
+ *       or write_merges, /proc/diskstats' "merged" columns)-->
+ *   in flight: ops->queue_rq(bdev, rq); the driver owns it
+ *     --blk_end_request_all(rq, error): counted once as a completed read
+ *       or write (or an error), back on rq_free, then every bio of it
+ *       completed with error, oldest first-->
+ *   free, and blk_run_queue() starts the next bios waiting
+ *
+ * Plugging (Linux's blk_plug): with current->plug set, submit_bio() puts
+ * the bio on the plug's list instead of the queue.  blk_flush_plug()
+ * takes the whole list off first (a flush inside a flush finds it empty),
+ * sorts it by device, direction and sector (stable, as Linux 3.x's
+ * plug_rq_cmp), moves it to the devices' queues and runs them, so bios
+ * that continue each other on the disk become one request whatever order
+ * they were submitted in.  blk_finish_plug() flushes, and so does
+ * schedule() when a plugged task is about to sleep (Linux's
+ * sched_submit_work), so a task never waits for I/O it holds itself.  A
+ * bio submitted with interrupts off (a bi_end_io in an interrupt handler)
+ * bypasses the plug: the plug's list is the task's, touched only with
+ * interrupts on.  Nothing promises an order among bios in flight together:
+ * a caller that needs one write before another read of the same blocks
+ * waits for the first (the buffer cache and the page cache lock their
+ * buffers and pages for the duration of the I/O).
+ *
+ * The queue: bios that wait for a free request, oldest first, under
+ * blk_lock.  blk_run_queue() dispatches while there are both; it drops
+ * blk_lock around queue_rq, and bdev->queue_running keeps a second run
+ * (a completion inside queue_rq, or an interrupt meanwhile) from
+ * dispatching beside it: the first loop picks up whatever the second
+ * would have.  So a RAM disk, which completes inside queue_rq, dispatches
+ * its whole queue in one loop, never recursively.
  *
  * The registry is a list of devices with unique names.  Devices are
  * registered at boot and (for now) never go away while in use, so lookups
  * take no reference.  The counters in struct block_device count completed
- * I/Os, as /proc/diskstats does (one bio is one request); they change in
+ * requests and merged bios, as /proc/diskstats does; they change in
  * interrupt handlers, so they are updated under blk_lock.
  *
  * Waiting: a kernel thread in submit_bio_wait() sleeps on bio_waitq until
  * bio_endio() has set bi_done and woken the queue (one queue for all bios:
  * each sleeper tests its own bio).  The idle task (kmain: boot and tests)
  * instead halts the CPU with interrupts enabled until bi_done, as before
- * there were threads, so no thread runs in the middle of a boot step.
+ * there were threads, so no thread runs in the middle of a boot step; it
+ * flushes its plug first, since halting is not schedule().
  */
 #include <asm/cpu.h>
 #include <asm/page.h>
@@ -35,9 +77,11 @@
 #include <fs/devfs.h>
 #include <fs/proc_fs.h>
 #include <fs/seq_file.h>
+#include <mm/slab.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
+#include <pageturn/sched.h>
 #include <pageturn/spinlock.h>
 #include <pageturn/string.h>
 #include <pageturn/wait.h>
@@ -54,9 +98,32 @@ static unsigned long default_ra_pages = VM_MAX_READAHEAD;
 static LIST_HEAD(all_bdevs);
 static DECLARE_WAIT_QUEUE_HEAD(bio_waitq);
 
+int blk_init_queue(struct block_device *bdev)
+{
+	struct request *pool = kzalloc(BLKDEV_MAX_RQ * sizeof(*pool), GFP_KERNEL);
+	unsigned int i;
+
+	if (!pool)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&bdev->queue);
+	INIT_LIST_HEAD(&bdev->rq_free);
+	for (i = 0; i < BLKDEV_MAX_RQ; i++)
+		list_add_tail(&pool[i].queuelist, &bdev->rq_free);
+	bdev->rq_pool = pool;
+	bdev->queue_running = false;
+	return 0;
+}
+
+void blk_cleanup_queue(struct block_device *bdev)
+{
+	kfree(bdev->rq_pool);
+	bdev->rq_pool = NULL;
+}
+
 int register_blkdev(struct block_device *bdev)
 {
 	struct block_device *other;
+	int err;
 	unsigned long flags;
 	size_t len = strnlen(bdev->name, sizeof(bdev->name));
 
@@ -65,7 +132,7 @@ int register_blkdev(struct block_device *bdev)
 	if (bdev->sector_size < SECTOR_SIZE || bdev->sector_size > PAGE_SIZE ||
 	    (bdev->sector_size & (bdev->sector_size - 1)) ||
 	    bdev->nr_sectors == 0 || !IS_ALIGNED(bdev->nr_sectors, bdev->sector_size >> SECTOR_SHIFT) ||
-	    !bdev->ops || !bdev->ops->submit)
+	    !bdev->ops || !bdev->ops->queue_rq)
 		return -EINVAL;
 	bdev->max_sectors = blk_max_sectors(bdev);
 	bdev->max_segments = blk_max_segments(bdev);
@@ -81,13 +148,27 @@ int register_blkdev(struct block_device *bdev)
 			return -EEXIST;
 		}
 	}
+	spin_unlock_irqrestore(&blk_lock, flags);
+	err = blk_init_queue(bdev);	/* may sleep: the name is checked again */
+	if (err)
+		return err;
+	spin_lock_irqsave(&blk_lock, flags);
+	list_for_each_entry(other, &all_bdevs, list) {
+		if (strcmp(other->name, bdev->name) == 0) {
+			spin_unlock_irqrestore(&blk_lock, flags);
+			blk_cleanup_queue(bdev);
+			return -EEXIST;
+		}
+	}
 	bdev->reads = bdev->writes = 0;
 	bdev->sectors_read = bdev->sectors_written = bdev->errors = 0;
+	bdev->read_merges = bdev->write_merges = 0;
 	list_add_tail(&bdev->list, &all_bdevs);
 	spin_unlock_irqrestore(&blk_lock, flags);
 	return 0;
 }
 
+/* Called when no bio of bdev is held or in flight. */
 void unregister_blkdev(struct block_device *bdev)
 {
 	unsigned long flags;
@@ -95,6 +176,7 @@ void unregister_blkdev(struct block_device *bdev)
 	spin_lock_irqsave(&blk_lock, flags);
 	list_del(&bdev->list);
 	spin_unlock_irqrestore(&blk_lock, flags);
+	blk_cleanup_queue(bdev);
 }
 
 struct block_device *lookup_bdev(const char *name)
@@ -153,17 +235,162 @@ static int bio_check(int rw, const struct bio *bio)
 	return 0;
 }
 
+/*
+ * Dispatch bdev's queue while it has bios and free requests: each request
+ * takes the oldest bio and every following one that continues it (see
+ * the top).  Interrupts may be on or off; never sleeps.
+ */
+static void blk_run_queue(struct block_device *bdev)
+{
+	struct request *rq;
+	struct bio *bio;
+	unsigned long flags;
+
+	spin_lock_irqsave(&blk_lock, flags);
+	if (bdev->queue_running) {
+		spin_unlock_irqrestore(&blk_lock, flags);
+		return;
+	}
+	bdev->queue_running = true;
+	while (!list_empty(&bdev->queue) && !list_empty(&bdev->rq_free)) {
+		rq = list_first_entry(&bdev->rq_free, struct request, queuelist);
+		list_del_init(&rq->queuelist);
+		bio = list_first_entry(&bdev->queue, struct bio, bi_queue);
+		list_del_init(&bio->bi_queue);
+		blk_rq_bio_prep(rq, bio);
+		while (!list_empty(&bdev->queue)) {
+			bio = list_first_entry(&bdev->queue, struct bio, bi_queue);
+			if (!blk_rq_merge_ok(rq, bio))
+				break;
+			list_del_init(&bio->bi_queue);
+			blk_rq_append_bio(rq, bio);
+			if (bio->bi_rw == WRITE)
+				bdev->write_merges++;
+			else
+				bdev->read_merges++;
+		}
+		spin_unlock_irqrestore(&blk_lock, flags);
+		bdev->ops->queue_rq(bdev, rq);
+		spin_lock_irqsave(&blk_lock, flags);
+	}
+	bdev->queue_running = false;
+	spin_unlock_irqrestore(&blk_lock, flags);
+}
+
+/* Put bio at the tail of its device's queue (not yet run). */
+static void blk_queue_bio(struct bio *bio)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&blk_lock, flags);
+	list_add_tail(&bio->bi_queue, &bio->bi_bdev->queue);
+	spin_unlock_irqrestore(&blk_lock, flags);
+}
+
 int submit_bio(int rw, struct bio *bio)
 {
+	struct blk_plug *plug = current->plug;
 	int err = bio_check(rw, bio);
+	uint64_t flags;
 
 	if (err)
 		return err;
 	bio->bi_rw = rw;
 	bio->bi_error = 0;
 	bio->bi_done = false;
-	bio->bi_bdev->ops->submit(bio->bi_bdev, bio);
+	bio->bi_next = NULL;
+	flags = local_irq_save();	/* only to read IF */
+	local_irq_restore(flags);
+	if (plug && (flags & X86_EFLAGS_IF)) {
+		list_add_tail(&bio->bi_queue, &plug->list);
+		return 0;
+	}
+	blk_queue_bio(bio);
+	blk_run_queue(bio->bi_bdev);
 	return 0;
+}
+
+/* Is a before b in the plug's order: device, direction, sector? */
+static bool plug_bio_before(const struct bio *a, const struct bio *b)
+{
+	if (a->bi_bdev != b->bi_bdev)
+		return (uintptr_t)a->bi_bdev < (uintptr_t)b->bi_bdev;
+	if (a->bi_rw != b->bi_rw)
+		return a->bi_rw < b->bi_rw;
+	return a->bi_sector < b->bi_sector;
+}
+
+/* Move every entry of from to the tail of to, in order. */
+static void move_all_tail(struct list_head *from, struct list_head *to)
+{
+	while (!list_empty(from))
+		list_move_tail(from->next, to);
+}
+
+/* Sort the n bios on head by plug_bio_before, stably (a merge sort of
+ * the list: O(n log n) steps, recursion depth log2 n, no memory). */
+static void plug_sort(struct list_head *head, unsigned int n)
+{
+	LIST_HEAD(left);
+	LIST_HEAD(right);
+	unsigned int i;
+
+	if (n < 2)
+		return;
+	for (i = 0; i < n / 2; i++)
+		list_move_tail(head->next, &left);
+	move_all_tail(head, &right);
+	plug_sort(&left, n / 2);
+	plug_sort(&right, n - n / 2);
+	while (!list_empty(&left) && !list_empty(&right)) {
+		struct bio *l = list_first_entry(&left, struct bio, bi_queue);
+		struct bio *r = list_first_entry(&right, struct bio, bi_queue);
+
+		if (plug_bio_before(r, l))
+			list_move_tail(&r->bi_queue, head);
+		else
+			list_move_tail(&l->bi_queue, head);
+	}
+	move_all_tail(&left, head);
+	move_all_tail(&right, head);
+}
+
+void blk_flush_plug(struct blk_plug *plug)
+{
+	struct block_device *bdev = NULL;
+	struct bio *bio, *next;
+	unsigned int n = 0;
+	LIST_HEAD(held);
+
+	if (!plug || list_empty(&plug->list))
+		return;
+	while (!list_empty(&plug->list)) {
+		list_move_tail(plug->list.next, &held);
+		n++;
+	}
+	plug_sort(&held, n);
+	list_for_each_entry_safe(bio, next, &held, bi_queue) {
+		list_del_init(&bio->bi_queue);
+		if (bdev && bdev != bio->bi_bdev)
+			blk_run_queue(bdev);
+		bdev = bio->bi_bdev;
+		blk_queue_bio(bio);
+	}
+	blk_run_queue(bdev);
+}
+
+void blk_start_plug(struct blk_plug *plug)
+{
+	INIT_LIST_HEAD(&plug->list);
+	if (!current->plug)
+		current->plug = plug;
+}
+
+void blk_finish_plug(struct blk_plug *plug)
+{
+	blk_flush_plug(plug);
+	if (current->plug == plug)
+		current->plug = NULL;
 }
 
 int submit_bio_wait(int rw, struct bio *bio)
@@ -173,6 +400,7 @@ int submit_bio_wait(int rw, struct bio *bio)
 
 	if (err)
 		return err;
+	blk_flush_plug(current->plug);
 	flags = local_irq_save();
 	if (!(flags & X86_EFLAGS_IF) && !bio->bi_done)
 		panic("submit_bio_wait on %s with interrupts off: it would never finish",
@@ -191,21 +419,6 @@ int submit_bio_wait(int rw, struct bio *bio)
 
 void bio_endio(struct bio *bio, int error)
 {
-	struct block_device *bdev = bio->bi_bdev;
-	sector_t nr = bio->bi_size >> SECTOR_SHIFT;
-	unsigned long flags;
-
-	spin_lock_irqsave(&blk_lock, flags);
-	if (error) {
-		bdev->errors++;
-	} else if (bio->bi_rw == WRITE) {
-		bdev->writes++;
-		bdev->sectors_written += nr;
-	} else {
-		bdev->reads++;
-		bdev->sectors_read += nr;
-	}
-	spin_unlock_irqrestore(&blk_lock, flags);
 	bio->bi_error = error;
 	*(volatile bool *)&bio->bi_done = true;
 	if (bio->bi_end_io)
@@ -213,18 +426,45 @@ void bio_endio(struct bio *bio, int error)
 	wake_up(&bio_waitq);
 }
 
+void blk_end_request_all(struct request *rq, int error)
+{
+	struct block_device *bdev = rq->rq_disk;
+	struct bio *bio = rq->bio, *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&blk_lock, flags);
+	if (error) {
+		bdev->errors++;
+	} else if (rq_data_dir(rq) == WRITE) {
+		bdev->writes++;
+		bdev->sectors_written += blk_rq_sectors(rq);
+	} else {
+		bdev->reads++;
+		bdev->sectors_read += blk_rq_sectors(rq);
+	}
+	rq->bio = rq->biotail = NULL;
+	list_add(&rq->queuelist, &bdev->rq_free);
+	spin_unlock_irqrestore(&blk_lock, flags);
+	for (; bio; bio = next) {
+		next = bio->bi_next;	/* bi_end_io may free bio */
+		bio->bi_next = NULL;
+		bio_endio(bio, error);
+	}
+	blk_run_queue(bdev);
+}
+
 /*
  * /proc/diskstats in Linux 6.1's layout (block/genhd.c): major, minor,
  * name, then reads completed, reads merged, sectors read, ms reading,
  * the same four for writes, I/Os in flight, ms doing I/O, weighted ms,
  * the four discard columns and the two flush columns.  Pageturn counts
- * completed requests and sectors; every other column is 0 (a bio is one
- * request, nothing is merged, no time is kept).
+ * completed requests, merged bios and sectors; every other column is 0
+ * (no time is kept).
  */
 void diskstats_show(struct seq_file *m)
 {
 	struct block_device *bdev;
-	uint64_t r, w, sr, sw;
+	uint64_t r, w, sr, sw, rm, wm;
 	unsigned long flags;
 
 	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev)) {
@@ -233,10 +473,13 @@ void diskstats_show(struct seq_file *m)
 		w = bdev->writes;
 		sr = bdev->sectors_read;
 		sw = bdev->sectors_written;
+		rm = bdev->read_merges;
+		wm = bdev->write_merges;
 		spin_unlock_irqrestore(&blk_lock, flags);
-		seq_printf(m, "%4u %7u %s %lu 0 %lu 0 %lu 0 %lu 0 0 0 0 0 0 0 0 0 0\n",
+		seq_printf(m, "%4u %7u %s %lu %lu %lu 0 %lu %lu %lu 0 0 0 0 0 0 0 0 0 0\n",
 			   bdev->major, bdev->minor, bdev->name, (unsigned long)r,
-			   (unsigned long)sr, (unsigned long)w, (unsigned long)sw);
+			   (unsigned long)rm, (unsigned long)sr, (unsigned long)w,
+			   (unsigned long)wm, (unsigned long)sw);
 	}
 }
 

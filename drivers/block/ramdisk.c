@@ -16,8 +16,9 @@
  *                     away (never, today), so readers need no lock; only
  *                     installing a page takes rd->lock.
  *
- * I/O is a memcpy per segment, so every bio completes inside submit: bio_endio() is
- * called before ramdisk_submit() returns.  The one possible error is
+ * I/O is a memcpy per segment, so every request completes inside
+ * queue_rq: blk_end_request_all() is called before ramdisk_queue_rq()
+ * returns.  The one possible error is
  * running out of memory for a new page on a write: -EIO.
  */
 #include <asm/page.h>
@@ -104,32 +105,34 @@ static int rd_copy_lazy(struct ramdisk *rd, int rw, char *buf, uint64_t pos, uns
 	return 0;
 }
 
-static void ramdisk_submit(struct block_device *bdev, struct bio *bio)
+static void ramdisk_queue_rq(struct block_device *bdev, struct request *rq)
 {
 	struct ramdisk *rd = container_of(bdev, struct ramdisk, bdev);
-	uint64_t pos = bio->bi_sector << SECTOR_SHIFT;
+	uint64_t pos = blk_rq_pos(rq) << SECTOR_SHIFT;
+	int rw = rq_data_dir(rq);
+	struct req_iterator iter;
 	struct bio_vec *bv;
-	unsigned int i;
 	int err = 0;
 
-	bio_for_each_segment(bv, bio, i) {
+	rq_for_each_segment(bv, rq, iter) {
 		char *buf = (char *)page_address(bv->bv_page) + bv->bv_offset;
 
 		if (!rd->data)
-			err = rd_copy_lazy(rd, bio->bi_rw, buf, pos, bv->bv_len);
-		else if (bio->bi_rw == WRITE)
+			err = rd_copy_lazy(rd, rw, buf, pos, bv->bv_len);
+		else if (rw == WRITE)
 			memcpy((char *)rd->data + pos, buf, bv->bv_len);
 		else
 			memcpy(buf, (char *)rd->data + pos, bv->bv_len);
 		if (err)
-			break;
+			goto out;
 		pos += bv->bv_len;
 	}
-	bio_endio(bio, err);
+out:
+	blk_end_request_all(rq, err);
 }
 
 const struct block_device_operations ramdisk_ops = {
-	.submit = ramdisk_submit,
+	.queue_rq = ramdisk_queue_rq,
 };
 
 /* A zeroed struct ramdisk named ramN (the next N); NULL without memory. */

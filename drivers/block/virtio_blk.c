@@ -3,10 +3,11 @@
  * virtqueue, interrupt-driven: disks vda, vdb, ...
  *
  * The queue: num descriptors (the device says how many).  A request is a
- * chain of bio->bi_vcnt + 2 of them:
+ * chain of rq->nr_phys_segments + 2 of them:
  *
  *   head      the request header (struct virtio_blk_outhdr in reqs[head])
- *   1 .. n    the bio's segments, one each; device-writable for a read
+ *   1 .. n    the segments of the request's bios, one each, in order;
+ *             device-writable for a read
  *   tail      the status byte (in reqs[head]), device-writable
  *
  * Descriptors not in a request are on a free list threaded through
@@ -16,19 +17,19 @@
  * and its chain goes back on the list.  So as many requests are in
  * flight as their descriptors allow, the whole queue at most.  The
  * device's seg_max and size_max (when it offers them) become the disk's
- * max_segments and max_segment_size, so every bio the block layer hands
- * us fits in a chain; indirect descriptors are not used.
+ * max_segments and max_segment_size, so every request the block layer
+ * hands us fits in a chain; indirect descriptors are not used.
  *
  * reqs[] has one entry per descriptor, used only at chain heads:
  *
- *   free      req->bio == NULL
- *   in flight req->bio set, its chain given to the device
+ *   free      req->rq == NULL
+ *   in flight req->rq set, its chain given to the device
  *
- * A bio is either on vb->queue (FIFO, waiting for descriptors) or in
- * exactly one in-flight request, until it is completed.  Everything in
+ * A request is either on vb->queue (FIFO, waiting for descriptors) or in
+ * exactly one chain in flight, until it is completed.  Everything in
  * struct virtio_blk below `lock` changes only under it; the interrupt
- * handler takes it too, and calls bio_endio() only after dropping it, so
- * a completion callback may submit again.
+ * handler takes it too, and calls blk_end_request_all() only after
+ * dropping it, so a completion callback may submit again.
  *
  * The interrupt: PCI INTx, routed by firmware to a PIC line
  * (pdev->irq).  Several disks may share a line, so the driver installs
@@ -62,7 +63,7 @@
 struct vblk_req {
 	struct virtio_blk_outhdr hdr;	/* read by the device */
 	uint8_t status;			/* written by the device */
-	struct bio *bio;		/* NULL: no request starts here */
+	struct request *rq;		/* NULL: no request starts here */
 	uint16_t tail;			/* the chain's last descriptor */
 	uint16_t ndesc;			/* the chain's length */
 };
@@ -84,7 +85,7 @@ struct virtio_blk {
 	spinlock_t lock;
 	uint16_t free_head;		/* the free descriptor list */
 	unsigned int num_free;
-	struct list_head queue;		/* bios waiting for descriptors, oldest first */
+	struct list_head queue;		/* requests waiting for descriptors, oldest first */
 	uint16_t avail_idx;		/* our copy of avail->idx */
 	uint16_t last_used;		/* the next used-ring entry to look at */
 };
@@ -120,28 +121,28 @@ static uint16_t vblk_alloc_chain(struct virtio_blk *vb, unsigned int n, uint16_t
 	return head;
 }
 
-/* Put bio in a new chain and make it visible to the device (the caller
+/* Put rq in a new chain and make it visible to the device (the caller
  * kicks); there are enough free descriptors.  Called under vb->lock. */
-static void vblk_post(struct virtio_blk *vb, struct bio *bio)
+static void vblk_post(struct virtio_blk *vb, struct request *rq)
 {
-	uint16_t tail, head = vblk_alloc_chain(vb, bio->bi_vcnt + 2u, &tail);
-	uint16_t data_flags = VRING_DESC_F_NEXT | (bio->bi_rw == WRITE ? 0 : VRING_DESC_F_WRITE);
+	uint16_t tail, head = vblk_alloc_chain(vb, rq->nr_phys_segments + 2u, &tail);
+	uint16_t data_flags = VRING_DESC_F_NEXT | (rq_data_dir(rq) == WRITE ? 0 : VRING_DESC_F_WRITE);
 	struct vblk_req *req = &vb->reqs[head];
 	struct vring_desc *d = &vb->desc[head];
+	struct req_iterator iter;
 	struct bio_vec *bv;
-	unsigned int i;
 
-	req->bio = bio;
+	req->rq = rq;
 	req->tail = tail;
-	req->ndesc = bio->bi_vcnt + 2;
-	req->hdr.type = bio->bi_rw == WRITE ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_IN;
+	req->ndesc = rq->nr_phys_segments + 2;
+	req->hdr.type = rq_data_dir(rq) == WRITE ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_IN;
 	req->hdr.ioprio = 0;
-	req->hdr.sector = bio->bi_sector;
+	req->hdr.sector = blk_rq_pos(rq);
 	req->status = VBLK_STATUS_UNSET;
 	d->addr = virt_to_phys(&req->hdr);
 	d->len = sizeof(req->hdr);
 	d->flags = VRING_DESC_F_NEXT;
-	bio_for_each_segment(bv, bio, i) {
+	rq_for_each_segment(bv, rq, iter) {
 		d = &vb->desc[d->next];
 		d->addr = page_to_phys(bv->bv_page) + bv->bv_offset;
 		d->len = bv->bv_len;
@@ -158,19 +159,19 @@ static void vblk_post(struct virtio_blk *vb, struct bio *bio)
 	*(volatile uint16_t *)&vb->avail->idx = vb->avail_idx;
 }
 
-/* Post queued bios, oldest first, while their chains fit, and kick the
- * device if any went.  Called under vb->lock. */
+/* Post queued requests, oldest first, while their chains fit, and kick
+ * the device if any went.  Called under vb->lock. */
 static void vblk_start_queue(struct virtio_blk *vb)
 {
 	bool posted = false;
 
 	while (!list_empty(&vb->queue)) {
-		struct bio *bio = list_first_entry(&vb->queue, struct bio, bi_queue);
+		struct request *rq = list_first_entry(&vb->queue, struct request, queuelist);
 
-		if (vb->num_free < bio->bi_vcnt + 2u)
+		if (vb->num_free < rq->nr_phys_segments + 2u)
 			break;
-		list_del(&bio->bi_queue);
-		vblk_post(vb, bio);
+		list_del_init(&rq->queuelist);
+		vblk_post(vb, rq);
 		posted = true;
 	}
 	if (posted) {
@@ -179,24 +180,25 @@ static void vblk_start_queue(struct virtio_blk *vb)
 	}
 }
 
-static void virtio_blk_submit(struct block_device *bdev, struct bio *bio)
+static void virtio_blk_queue_rq(struct block_device *bdev, struct request *rq)
 {
 	struct virtio_blk *vb = container_of(bdev, struct virtio_blk, bdev);
 	unsigned long flags;
 
 	spin_lock_irqsave(&vb->lock, flags);
-	list_add_tail(&bio->bi_queue, &vb->queue);
+	list_add_tail(&rq->queuelist, &vb->queue);
 	vblk_start_queue(vb);
 	spin_unlock_irqrestore(&vb->lock, flags);
 }
 
 const struct block_device_operations virtio_blk_ops = {
-	.submit = virtio_blk_submit,
+	.queue_rq = virtio_blk_queue_rq,
 };
 
 /*
- * Collect the requests the device finished onto done (bi_error holds the
- * result), give their descriptors back and post queued bios in them.
+ * Collect the requests the device finished onto done (rq->errors holds
+ * the result), give their descriptors back and post queued requests in
+ * them.
  */
 static void vblk_reap(struct virtio_blk *vb, struct list_head *done)
 {
@@ -206,21 +208,21 @@ static void vblk_reap(struct virtio_blk *vb, struct list_head *done)
 	while (vb->last_used != *(volatile uint16_t *)&vb->used->idx) {
 		struct vring_used_elem elem;
 		struct vblk_req *req;
-		struct bio *bio;
+		struct request *rq;
 
 		virtio_rmb();		/* the index before the entry it covers */
 		elem = vb->used->ring[vb->last_used % vb->num];
 		vb->last_used++;
-		if (elem.id >= vb->num || !vb->reqs[elem.id].bio) {
+		if (elem.id >= vb->num || !vb->reqs[elem.id].rq) {
 			printk(KERN_ERR "virtio_blk: %s: bogus used entry id %u, ignored\n",
 			       vb->bdev.name, elem.id);
 			continue;
 		}
 		req = &vb->reqs[elem.id];
-		bio = req->bio;
-		bio->bi_error = req->status == VIRTIO_BLK_S_OK ? 0 : -EIO;
-		list_add_tail(&bio->bi_queue, done);
-		req->bio = NULL;
+		rq = req->rq;
+		rq->errors = req->status == VIRTIO_BLK_S_OK ? 0 : -EIO;
+		list_add_tail(&rq->queuelist, done);
+		req->rq = NULL;
 		vb->desc[req->tail].next = vb->free_head;
 		vb->free_head = elem.id;
 		vb->num_free += req->ndesc;
@@ -233,7 +235,7 @@ static void vblk_reap(struct virtio_blk *vb, struct list_head *done)
 static void virtio_blk_interrupt(unsigned int irq, struct pt_regs *regs)
 {
 	struct virtio_blk *vb;
-	struct bio *bio, *next;
+	struct request *rq, *next;
 	LIST_HEAD(done);
 
 	(void)regs;
@@ -245,9 +247,9 @@ static void virtio_blk_interrupt(unsigned int irq, struct pt_regs *regs)
 		vblk_read8(vb, VIRTIO_PCI_ISR);
 		vblk_reap(vb, &done);
 	}
-	list_for_each_entry_safe(bio, next, &done, bi_queue) {
-		list_del(&bio->bi_queue);
-		bio_endio(bio, bio->bi_error);
+	list_for_each_entry_safe(rq, next, &done, queuelist) {
+		list_del_init(&rq->queuelist);
+		blk_end_request_all(rq, rq->errors);
 	}
 }
 

@@ -20,6 +20,13 @@
  * Sectors are always 512 bytes in bi_sector (Linux's convention); a device
  * may have a larger logical block size (sector_size), and then every
  * segment must be a multiple of it and the bio aligned to it.
+ *
+ * A driver is handed a struct request: one or more bios that continue
+ * each other on the disk, chained by bi_next, within the device's limits
+ * (drivers/block/blk-core.c merges them).  A task that is about to submit
+ * many bios brackets them with blk_start_plug()/blk_finish_plug(): they
+ * are held until the plug is finished or the task sleeps, then sorted and
+ * merged into as few requests as the limits allow.
  */
 #ifndef DRIVERS_BLKDEV_H
 #define DRIVERS_BLKDEV_H
@@ -45,9 +52,13 @@ typedef uint64_t sector_t;
 #define BLK_MAX_SEGMENTS	128
 #define BLK_MAX_SEGMENT_SIZE	65536
 #define BIO_MAX_PAGES		256
+/* Requests per device (Linux's BLKDEV_MAX_RQ, the default nr_requests):
+ * bios wait on the device's queue while all are in flight. */
+#define BLKDEV_MAX_RQ		128
 
 struct bio;
 struct block_device;
+struct request;
 
 typedef void (bio_end_io_t)(struct bio *bio);
 
@@ -71,17 +82,64 @@ struct bio {
 	bool bi_alloced;		/* from bio_alloc(): bio_put() frees it */
 	bio_end_io_t *bi_end_io;	/* called on completion (may be in an interrupt) */
 	void *bi_private;
-	struct list_head bi_queue;	/* the driver's request queue */
+	struct bio *bi_next;		/* the next bio of its request */
+	struct list_head bi_queue;	/* on a plug or the device's queue */
 	struct bio_vec bi_inline_vecs[];	/* bio_alloc()'s table */
 };
 
 #define bio_for_each_segment(bvl, bio, i) \
 	for ((i) = 0, (bvl) = (bio)->bi_io_vec; (i) < (bio)->bi_vcnt; (i)++, (bvl)++)
 
+/*
+ * A request (Linux's struct request, reduced): bios that continue each
+ * other on the disk, all reads or all writes, together within the
+ * device's max_sectors and max_segments.  The driver does the I/O of
+ * every segment of every bio (rq_for_each_segment), then calls
+ * blk_end_request_all() once, which completes each bio with the same
+ * result and takes the request back.
+ */
+struct request {
+	struct block_device *rq_disk;
+	int cmd_flags;			/* READ or WRITE (rq_data_dir) */
+	sector_t __sector;		/* first 512-byte sector (blk_rq_pos) */
+	unsigned int __data_len;	/* bytes, all bios (blk_rq_bytes) */
+	unsigned short nr_phys_segments; /* bio_vecs, all bios */
+	struct bio *bio, *biotail;	/* the chain, in sector order */
+	struct list_head queuelist;	/* the device's free list, or the driver's */
+	int errors;			/* the driver's, for the result until it ends rq */
+};
+
+static inline int rq_data_dir(const struct request *rq) { return rq->cmd_flags; }
+static inline sector_t blk_rq_pos(const struct request *rq) { return rq->__sector; }
+static inline unsigned int blk_rq_bytes(const struct request *rq) { return rq->__data_len; }
+static inline unsigned int blk_rq_sectors(const struct request *rq) { return rq->__data_len >> SECTOR_SHIFT; }
+
+/* Every segment of every bio of a request, in sector order. */
+struct req_iterator {
+	struct bio *bio;
+	unsigned int i;
+};
+
+#define __rq_for_each_bio(_bio, rq) \
+	for ((_bio) = (rq)->bio; (_bio); (_bio) = (_bio)->bi_next)
+#define rq_for_each_segment(bvl, rq, iter) \
+	__rq_for_each_bio((iter).bio, rq) bio_for_each_segment(bvl, (iter).bio, (iter).i)
+
+/*
+ * Per-task plugging (Linux's struct blk_plug, current->plug): bios
+ * submitted while a plug is on are held on its list.  blk_finish_plug(),
+ * or the task going to sleep in schedule(), dispatches them.
+ */
+struct blk_plug {
+	struct list_head list;		/* held bios, by bi_queue, in submission order */
+};
+
 struct block_device_operations {
-	/* Start the I/O; complete it later (or now) with bio_endio().  The
-	 * block layer has already checked the range and alignment. */
-	void (*submit)(struct block_device *bdev, struct bio *bio);
+	/* Start the I/O of rq; complete it later (or now) with
+	 * blk_end_request_all().  The block layer has already checked every
+	 * bio's range and alignment and kept rq within the limits.  Called
+	 * with interrupts on or off; must not sleep. */
+	void (*queue_rq)(struct block_device *bdev, struct request *rq);
 };
 
 struct block_device {
@@ -101,9 +159,16 @@ struct block_device {
 	 * unless the driver set one. */
 	struct backing_dev_info backing_dev_info;
 	struct list_head list;		/* all block devices */
-	/* Counters, as /proc/diskstats shows them: completed requests
-	 * (bios), sectors, failed requests. */
+	/* The request queue (blk-core.c), under blk_lock: bios waiting
+	 * for a request, oldest first; requests not in flight. */
+	struct list_head queue;
+	struct list_head rq_free;
+	struct request *rq_pool;	/* BLKDEV_MAX_RQ of them */
+	bool queue_running;		/* blk_run_queue() is dispatching */
+	/* Counters, as /proc/diskstats shows them: completed requests,
+	 * bios merged into a request, sectors, failed requests. */
 	uint64_t reads, writes, sectors_read, sectors_written, errors;
+	uint64_t read_merges, write_merges;
 };
 
 /* A device's limits: the driver's, or the defaults where it set none. */
@@ -125,7 +190,13 @@ static inline unsigned int blk_max_segment_size(const struct block_device *bdev)
 /* Make a device known by its name.  -EINVAL for a bad geometry or name,
  * -EEXIST when the name is taken. */
 int register_blkdev(struct block_device *bdev);
+/* Called when no bio of bdev is held or in flight. */
 void unregister_blkdev(struct block_device *bdev);
+/* A device's request queue and its requests, which register_blkdev()
+ * sets up and unregister_blkdev() frees (Linux's names; a device used
+ * without registering, as a test's, calls them itself).  -ENOMEM. */
+int blk_init_queue(struct block_device *bdev);
+void blk_cleanup_queue(struct block_device *bdev);
 struct block_device *lookup_bdev(const char *name);
 /* Iterate over devices: pass NULL first. */
 struct block_device *next_bdev(struct block_device *prev);
@@ -165,8 +236,32 @@ int submit_bio(int rw, struct bio *bio);
 /* Submit and wait for completion; returns 0 or a negative errno. */
 int submit_bio_wait(int rw, struct bio *bio);
 
-/* Called by a driver when a bio is done (error 0 or -EIO). */
+/* A bio is done (error 0 or -EIO): sets bi_error and bi_done, calls
+ * bi_end_io.  Drivers call blk_end_request_all() instead. */
 void bio_endio(struct bio *bio, int error);
+
+/* Called by a driver when rq is done (error 0 or -EIO): every bio of it
+ * is completed with error, and rq goes back to the device.  May be called
+ * from an interrupt handler or inside queue_rq. */
+void blk_end_request_all(struct request *rq, int error);
+
+/*
+ * Plugging: blk_start_plug() makes plug the task's unless it already has
+ * one (then the outer plug holds everything); blk_finish_plug() dispatches
+ * the held bios and takes plug off if it is the task's.  blk_flush_plug()
+ * dispatches them now (schedule() does, before a task sleeps).
+ */
+void blk_start_plug(struct blk_plug *plug);
+void blk_finish_plug(struct blk_plug *plug);
+void blk_flush_plug(struct blk_plug *plug);
+
+/* The merge decision (drivers/block/blk-merge.c, Linux's blk_rq_merge_ok
+ * and ll_back_merge_fn): may bio be appended to rq? */
+bool blk_rq_merge_ok(const struct request *rq, const struct bio *bio);
+/* Make rq a request of bio alone (Linux's blk_rq_bio_prep). */
+void blk_rq_bio_prep(struct request *rq, struct bio *bio);
+/* Append bio to rq, which blk_rq_merge_ok() allowed. */
+void blk_rq_append_bio(struct request *rq, struct bio *bio);
 
 
 /* Start the block layer: the ramdisks and the drivers found on PCI. */

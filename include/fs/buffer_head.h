@@ -20,10 +20,11 @@ enum bh_state_bits {
 	BH_Uptodate,	/* contains valid data */
 	BH_Dirty,	/* newer than the disk */
 	BH_Lock,	/* I/O in flight: others wait before using the data */
+	BH_Write_EIO,	/* the last asynchronous write failed (sync_blockdev) */
 };
 
 struct buffer_head {
-	unsigned long b_state;
+	unsigned long b_state;		/* changed atomically: write completions are interrupts */
 	struct block_device *b_bdev;
 	sector_t b_blocknr;		/* in units of b_size */
 	unsigned int b_size;		/* 512 .. PAGE_SIZE, a power of two */
@@ -44,13 +45,29 @@ void brelse(struct buffer_head *bh);
 void mark_buffer_dirty(struct buffer_head *bh);
 /* Write bh now if dirty: 0 or -EIO. */
 int sync_dirty_buffer(struct buffer_head *bh);
-/* Write every dirty buffer of bdev: 0 or the first error. */
+/* Write every dirty buffer of bdev, many at once under a plug, and wait
+ * for them: 0 or -EIO if any failed (those stay dirty). */
 int sync_blockdev(struct block_device *bdev);
 /* Drop every unreferenced buffer of bdev (after sync); for unmount. */
 void invalidate_bdev(struct block_device *bdev);
 
-static inline bool buffer_uptodate(const struct buffer_head *bh) { return bh->b_state & (1ul << BH_Uptodate); }
-static inline bool buffer_dirty(const struct buffer_head *bh) { return bh->b_state & (1ul << BH_Dirty); }
-static inline bool buffer_locked(const struct buffer_head *bh) { return bh->b_state & (1ul << BH_Lock); }
+static inline bool buffer_test(const struct buffer_head *bh, enum bh_state_bits bit)
+{
+	return __atomic_load_n(&bh->b_state, __ATOMIC_SEQ_CST) & (1ul << bit);
+}
+
+static inline void buffer_set(struct buffer_head *bh, enum bh_state_bits bit)
+{
+	__atomic_fetch_or(&bh->b_state, 1ul << bit, __ATOMIC_SEQ_CST);
+}
+
+static inline void buffer_clear(struct buffer_head *bh, enum bh_state_bits bit)
+{
+	__atomic_fetch_and(&bh->b_state, ~(1ul << bit), __ATOMIC_SEQ_CST);
+}
+
+static inline bool buffer_uptodate(const struct buffer_head *bh) { return buffer_test(bh, BH_Uptodate); }
+static inline bool buffer_dirty(const struct buffer_head *bh) { return buffer_test(bh, BH_Dirty); }
+static inline bool buffer_locked(const struct buffer_head *bh) { return buffer_test(bh, BH_Lock); }
 
 #endif

@@ -36,6 +36,7 @@ struct files_struct;
 struct fs_struct;
 struct sighand_struct;
 struct tty_struct;
+struct blk_plug;
 
 typedef uint64_t sigset_t;		/* bit (sig - 1) for signal sig, 1..64 */
 
@@ -99,6 +100,7 @@ struct task_struct {
 	uint64_t alarm_jiffies;			/* alarm(2): when SIGALRM is due, 0 = none */
 	uint64_t alarm_interval;		/* setitimer(ITIMER_REAL): re-arm period in ticks, 0 = once */
 	int pagefault_disabled;			/* pagefault_disable depth (asm/uaccess.h) */
+	struct blk_plug *plug;			/* bios held back (drivers/blkdev.h), or NULL */
 
 	/*
 	 * Resource limits, one per RLIMIT_* (RLIM_NLIMITS of

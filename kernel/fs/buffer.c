@@ -14,12 +14,24 @@
  * stays, dirty, and the cache simply grows past the bound for a while).
  * Referenced buffers are never dropped, so the bound is soft.
  *
- * I/O is synchronous, through submit_bio_wait().  A failed read gives
- * NULL and leaves nothing cached; a failed write leaves the buffer dirty
- * and returns -EIO.
+ * Reads and single writes are synchronous, through submit_bio_wait().  A
+ * failed read gives NULL and leaves nothing cached; a failed write leaves
+ * the buffer dirty and returns -EIO.
+ *
+ * sync_blockdev() (sync, fsync, umount, BLKFLSBUF) writes a device's
+ * dirty buffers asynchronously instead, in batches of SYNC_BATCH taken in
+ * block order: each buffer is locked, made clean and its bio submitted
+ * under a plug (drivers/blkdev.h), so adjacent blocks (bitmaps, inode
+ * table blocks, a directory's blocks) reach the disk as one request;
+ * then it waits for the batch.  A write's completion
+ * (end_buffer_async_write, possibly in the disk's interrupt handler)
+ * marks the buffer dirty again and sets BH_Write_EIO if the write failed,
+ * then unlocks it; the waiter, which holds a reference to each buffer of
+ * its batch, reads BH_Write_EIO and reports -EIO.  Because completions
+ * are interrupts, b_state changes only atomically (buffer_set/clear).
  *
  * Sleeping.  The kernel is one CPU and never preempted, so the list and
- * the buffers need no lock between sleeps; but every I/O sleeps, and
+ * the buffers (but for b_state) need no lock between sleeps; but every I/O sleeps, and
  * while one process waits for a buffer's read or write another may look
  * the same block up, use it, or drop it from the cache.  So:
  *   - a buffer under I/O is locked (BH_Lock, Linux's lock_buffer): whoever
@@ -49,6 +61,7 @@
 #include <uapi/errno.h>
 
 #define BH_CACHE_MAX 512	/* buffers kept before old ones are dropped */
+#define SYNC_BATCH 64		/* buffers sync_blockdev() writes before it waits */
 
 static LIST_HEAD(bh_lru);
 static unsigned int nr_buffers;
@@ -58,8 +71,8 @@ static unsigned long sync_pass;			/* sync_blockdev()'s passes */
 /*
  * Sleep until no I/O is in flight on bh (held by the caller).  The task is
  * on the queue and not running before it tests the bit, so an unlock
- * between the test and schedule() is not lost; unlocks come from process
- * context only, so interrupts may stay on (as lock_page).
+ * between the test and schedule() is not lost, even one by a write's
+ * completion in an interrupt handler (as lock_page).
  */
 static void wait_on_buffer(struct buffer_head *bh)
 {
@@ -79,12 +92,13 @@ static void wait_on_buffer(struct buffer_head *bh)
 static void lock_buffer(struct buffer_head *bh)
 {
 	wait_on_buffer(bh);
-	bh->b_state |= 1ul << BH_Lock;
+	buffer_set(bh, BH_Lock);
 }
 
+/* May be called from an interrupt handler. */
 static void unlock_buffer(struct buffer_head *bh)
 {
-	bh->b_state &= ~(1ul << BH_Lock);
+	buffer_clear(bh, BH_Lock);
 	wake_up(&bh_wait);
 }
 
@@ -230,7 +244,7 @@ struct buffer_head *__bread(struct block_device *bdev, sector_t block, unsigned 
 	lock_buffer(bh);
 	err = bh_io(READ, bh);
 	if (!err)
-		bh->b_state |= 1ul << BH_Uptodate;
+		buffer_set(bh, BH_Uptodate);
 	unlock_buffer(bh);
 	if (!err)
 		return bh;
@@ -258,7 +272,8 @@ void brelse(struct buffer_head *bh)
  */
 void mark_buffer_dirty(struct buffer_head *bh)
 {
-	bh->b_state |= (1ul << BH_Dirty) | (1ul << BH_Uptodate);
+	buffer_set(bh, BH_Uptodate);
+	buffer_set(bh, BH_Dirty);
 }
 
 /*
@@ -275,10 +290,10 @@ int sync_dirty_buffer(struct buffer_head *bh)
 		unlock_buffer(bh);
 		return 0;
 	}
-	bh->b_state &= ~(1ul << BH_Dirty);
+	buffer_clear(bh, BH_Dirty);
 	err = bh_io(WRITE, bh);
 	if (err)
-		bh->b_state |= 1ul << BH_Dirty;
+		buffer_set(bh, BH_Dirty);
 	unlock_buffer(bh);
 	if (err) {
 		pr_err("buffer: write error on %s block %llu\n", bh->b_bdev->name,
@@ -288,37 +303,126 @@ int sync_dirty_buffer(struct buffer_head *bh)
 	return 0;
 }
 
-/* A dirty buffer of bdev this pass has not written yet, or NULL. */
+/* The dirty buffer of bdev this pass has not written yet that comes
+ * first on the disk, or NULL.  Taking them in block order lets the plug
+ * merge a whole batch of neighbours. */
 static struct buffer_head *next_to_sync(struct block_device *bdev, unsigned long pass)
 {
-	struct buffer_head *bh;
+	struct buffer_head *bh, *first = NULL;
+	sector_t sector, first_sector = 0;
 
-	list_for_each_entry(bh, &bh_lru, b_lru)
-		if (bh->b_bdev == bdev && buffer_dirty(bh) && bh->b_sync_pass != pass)
-			return bh;
-	return NULL;
+	list_for_each_entry(bh, &bh_lru, b_lru) {
+		if (bh->b_bdev != bdev || !buffer_dirty(bh) || bh->b_sync_pass == pass)
+			continue;
+		sector = bh->b_blocknr * (bh->b_size >> SECTOR_SHIFT);
+		if (!first || sector < first_sector) {
+			first = bh;
+			first_sector = sector;
+		}
+	}
+	return first;
+}
+
+/* Completion of sync_blockdev()'s write of one buffer (bi_private): may
+ * run in an interrupt handler. */
+static void end_buffer_async_write(struct bio *bio)
+{
+	struct buffer_head *bh = bio->bi_private;
+
+	if (bio->bi_error) {
+		buffer_set(bh, BH_Dirty);
+		buffer_set(bh, BH_Write_EIO);
+	}
+	bio_put(bio);
+	unlock_buffer(bh);
 }
 
 /*
- * Each write sleeps, and the list may change under it (buffers added,
- * moved to the front, dropped), so each buffer is chosen afresh from the
- * head, held across its write, and stamped with this pass so that it is
- * written at most once (a failed write leaves it dirty).
+ * Start the write of bh (held by the caller) if it is dirty.  Returns 1
+ * when the write is in flight (the caller waits for the unlock and reads
+ * BH_Write_EIO), 0 when there is nothing left to wait for (the buffer was
+ * clean, or without memory for a bio it was written synchronously), or
+ * -EIO when that failed or the block layer refused the bio (the buffer is
+ * dirty again).
+ */
+static int start_buffer_write(struct buffer_head *bh)
+{
+	struct bio *bio;
+
+	lock_buffer(bh);
+	if (!buffer_dirty(bh)) {
+		unlock_buffer(bh);
+		return 0;
+	}
+	bio = bio_alloc(GFP_NOFS, 1);
+	if (!bio) {
+		unlock_buffer(bh);
+		return sync_dirty_buffer(bh);
+	}
+	/* bio_alloc may sleep: bh stays locked and held, so no other write
+	 * starts meanwhile, and a change made meanwhile goes out with this
+	 * one (the disk reads the page when it does the write). */
+	buffer_clear(bh, BH_Dirty);
+	buffer_clear(bh, BH_Write_EIO);
+	bio->bi_bdev = bh->b_bdev;
+	bio->bi_sector = bh->b_blocknr * (bh->b_size >> SECTOR_SHIFT);
+	bio->bi_end_io = end_buffer_async_write;
+	bio->bi_private = bh;
+	bio_add_page(bio, bh->b_page, bh->b_size, 0);
+	if (submit_bio(WRITE, bio) == 0)
+		return 1;
+	bio_put(bio);
+	buffer_set(bh, BH_Dirty);
+	unlock_buffer(bh);
+	pr_err("buffer: write error on %s block %llu\n", bh->b_bdev->name,
+	       (unsigned long long)bh->b_blocknr);
+	return -EIO;
+}
+
+/*
+ * Write every dirty buffer of bdev (see the top).  Choosing a buffer and
+ * locking it may sleep, and the list may change meanwhile (buffers added,
+ * moved, dropped, dirtied again): each buffer is chosen afresh, held from
+ * then until its write is done, and stamped with this pass so that it is
+ * written at most once by it.  A buffer dirtied again after its write
+ * started is left for the next sync, as Linux's sync_blockdev leaves it.
  */
 int sync_blockdev(struct block_device *bdev)
 {
 	unsigned long pass = ++sync_pass;
-	struct buffer_head *bh;
+	struct buffer_head *batch[SYNC_BATCH], *bh;
+	struct blk_plug plug;
+	unsigned int n, i;
 	int err = 0, e;
 
-	while ((bh = next_to_sync(bdev, pass))) {
-		bh->b_sync_pass = pass;
-		bh->b_count++;
-		e = sync_dirty_buffer(bh);
-		brelse(bh);
-		if (e && !err)
-			err = e;
-	}
+	do {
+		n = 0;
+		blk_start_plug(&plug);
+		while (n < SYNC_BATCH && (bh = next_to_sync(bdev, pass))) {
+			bh->b_sync_pass = pass;
+			bh->b_count++;
+			e = start_buffer_write(bh);
+			if (e == 1) {
+				batch[n++] = bh;
+				continue;
+			}
+			if (e && !err)
+				err = e;
+			brelse(bh);
+		}
+		blk_finish_plug(&plug);
+		for (i = 0; i < n; i++) {
+			bh = batch[i];
+			wait_on_buffer(bh);
+			if (buffer_test(bh, BH_Write_EIO)) {
+				buffer_clear(bh, BH_Write_EIO);
+				pr_err("buffer: write error on %s block %llu\n", bdev->name,
+				       (unsigned long long)bh->b_blocknr);
+				err = -EIO;
+			}
+			brelse(bh);
+		}
+	} while (n == SYNC_BATCH);
 	return err;
 }
 

@@ -45,8 +45,15 @@
  * count to zero finishes (wake_up included) before the waiter can run
  * again and return.
  *
+ * Both walks run under a plug (blk_start_plug), so their bios are held
+ * until the walk ends or the task sleeps (get_block reading an indirect
+ * block, lock_page), and bios that continue each other on the disk (a
+ * bio ended by the device's limits, by a page past a hole) go to the
+ * driver as one request where the limits allow.
+ *
  * Holding pages locked while get_block sleeps on an indirect block is
- * safe: nothing get_block waits for waits for these pages.
+ * safe: nothing get_block waits for waits for these pages (and the plug
+ * is flushed before any sleep, so none of our bios is held meanwhile).
  */
 #include <asm/page.h>
 #include <fs/mpage.h>
@@ -171,11 +178,13 @@ confused:
 int mpage_readpages(struct address_space *mapping, struct list_head *pages,
 		    unsigned int nr_pages, const struct mpage_geometry *geo)
 {
+	struct blk_plug plug;
 	struct bio *bio = NULL;
 	sector_t last_block = 0;
 	struct page *page;
 	unsigned int i;
 
+	blk_start_plug(&plug);
 	for (i = 0; i < nr_pages && !list_empty(pages); i++) {
 		page = list_first_entry(pages, struct page, lru);
 		list_del(&page->lru);
@@ -185,6 +194,7 @@ int mpage_readpages(struct address_space *mapping, struct list_head *pages,
 	}
 	if (bio)
 		mpage_bio_submit(READ, bio);
+	blk_finish_plug(&plug);
 	return 0;
 }
 
@@ -301,12 +311,14 @@ int mpage_writepages(struct address_space *mapping, uint64_t isize,
 {
 	struct mpage_wb wb = { .wait = __WAIT_QUEUE_HEAD_INITIALIZER(wb.wait) };
 	struct page *pages[WB_BATCH], *page;
+	struct blk_plug plug;
 	DEFINE_WAIT(wait);
 	sector_t last_block = 0;
 	struct bio *bio = NULL;
 	pgoff_t index = 0;
 	unsigned int i, n;
 
+	blk_start_plug(&plug);
 	while ((n = find_get_pages(mapping, index, WB_BATCH, pages)) > 0) {
 		index = pages[n - 1]->index + 1;
 		for (i = 0; i < n; i++) {
@@ -335,6 +347,7 @@ int mpage_writepages(struct address_space *mapping, uint64_t isize,
 	}
 	if (bio)
 		mpage_wb_submit(&wb, bio);
+	blk_finish_plug(&plug);
 	/* On the queue before the test, so a completion in between still
 	 * wakes us (as __lock_page). */
 	for (;;) {

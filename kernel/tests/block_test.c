@@ -13,6 +13,14 @@
  *                     bios of a bad shape
  *   ramdisk_segments  one write of three segments in three pages, read
  *                     back through two other segments, as one I/O each
+ *   plug_merge        under a plug, eight page writes to the RAM disk in
+ *                     reverse order, one write elsewhere and one read are
+ *                     held until blk_finish_plug(), then go as three
+ *                     requests (the eight sorted and merged: 7 merges);
+ *                     the data read back in one bio is the pattern
+ *   request_error     a driver that fails every request: bios merged into
+ *                     one request (up to max_segments; the next starts a
+ *                     second) each complete with -EIO, once
  *   virtio_pattern    writes a pattern derived from the sector number to
  *                     every sector of vda, 128 page-sized bios in flight
  *                     at a time (more than the ring has slots, so the
@@ -33,6 +41,7 @@
 #include <pageturn/boot.h>
 #include <pageturn/ktest.h>
 #include <pageturn/printk.h>
+#include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <pageturn/time.h>
 #include <uapi/errno.h>
@@ -112,14 +121,14 @@ static struct block_device *test_ramdisk(void)
 /* A driver that must never be called: bio_checks' second device. */
 static unsigned int fake_submits;
 
-static void fake_submit(struct block_device *bdev, struct bio *bio)
+static void fake_queue_rq(struct block_device *bdev, struct request *rq)
 {
 	(void)bdev;
 	fake_submits++;
-	bio_endio(bio, 0);
+	blk_end_request_all(rq, 0);
 }
 
-static const struct block_device_operations fake_ops = { .submit = fake_submit };
+static const struct block_device_operations fake_ops = { .queue_rq = fake_queue_rq };
 
 KTEST(block, bio_checks)
 {
@@ -264,6 +273,7 @@ KTEST(block, bio_limits)
 
 	KTEST_EXPECT(t, bio_alloc(GFP_KERNEL, 0) == NULL);
 	KTEST_EXPECT(t, bio_alloc(GFP_KERNEL, BIO_MAX_PAGES + 1) == NULL);
+	KTEST_EXPECT_EQ(t, blk_init_queue(&fake), 0);	/* not registered: limits below a page */
 	bio = bio_alloc(GFP_KERNEL, 8);
 	for (i = 0; i < 4; i++)
 		pages[i] = alloc_page(GFP_KERNEL);
@@ -320,6 +330,7 @@ out:
 	for (i = 0; i < 4; i++)
 		if (pages[i])
 			__free_page(pages[i]);
+	blk_cleanup_queue(&fake);
 }
 
 KTEST(block, ramdisk_segments)
@@ -373,6 +384,134 @@ out:
 	for (i = 0; i < 5; i++)
 		if (pg[i])
 			__free_page(pg[i]);
+}
+
+#define PLUG_PAGES 8
+
+KTEST(block, plug_merge)
+{
+	struct block_device *rd = test_ramdisk();
+	const sector_t first = 400 * SECTORS_PER_PAGE, apart = first + 20 * SECTORS_PER_PAGE;
+	uint64_t reads, writes, rmerges, wmerges;
+	struct page *pg[PLUG_PAGES + 2] = { 0 };
+	struct bio bios[PLUG_PAGES + 2], back;
+	struct bio_vec bv[PLUG_PAGES + 2], back_bv[PLUG_PAGES];
+	struct blk_plug plug;
+	unsigned int i, held = 0, bad = 0;
+
+	for (i = 0; i < PLUG_PAGES + 2; i++)
+		pg[i] = alloc_page(GFP_KERNEL);
+	for (i = 0; i < PLUG_PAGES + 2; i++)
+		KTEST_EXPECT(t, pg[i] != NULL);
+	KTEST_EXPECT(t, rd && rd->nr_sectors > apart + SECTORS_PER_PAGE);
+	if (!rd || rd->nr_sectors <= apart + SECTORS_PER_PAGE)
+		goto out;
+	for (i = 0; i < PLUG_PAGES + 2; i++)
+		if (!pg[i])
+			goto out;
+	reads = rd->reads;
+	writes = rd->writes;
+	rmerges = rd->read_merges;
+	wmerges = rd->write_merges;
+
+	blk_start_plug(&plug);
+	for (i = PLUG_PAGES; i-- > 0;) {
+		fill_sectors(page_address(pg[i]), first + i * SECTORS_PER_PAGE, SECTORS_PER_PAGE);
+		bio_setup(&bios[i], &bv[i], rd, first + i * SECTORS_PER_PAGE, pg[i], 0, PAGE_SIZE);
+		KTEST_EXPECT_EQ(t, submit_bio(WRITE, &bios[i]), 0);
+	}
+	fill_sectors(page_address(pg[PLUG_PAGES]), apart, SECTORS_PER_PAGE);
+	bio_setup(&bios[PLUG_PAGES], &bv[PLUG_PAGES], rd, apart, pg[PLUG_PAGES], 0, PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, submit_bio(WRITE, &bios[PLUG_PAGES]), 0);
+	bio_setup(&bios[PLUG_PAGES + 1], &bv[PLUG_PAGES + 1], rd, apart + SECTORS_PER_PAGE,
+		  pg[PLUG_PAGES + 1], 0, PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, submit_bio(READ, &bios[PLUG_PAGES + 1]), 0);
+	for (i = 0; i < PLUG_PAGES + 2; i++)
+		held += !bios[i].bi_done;
+	KTEST_EXPECT_EQ(t, held, PLUG_PAGES + 2);	/* a RAM disk would have finished them */
+	blk_finish_plug(&plug);
+	KTEST_EXPECT(t, current->plug == NULL);
+	for (i = 0; i < PLUG_PAGES + 2; i++) {
+		wait_for_bio(&bios[i]);
+		KTEST_EXPECT_EQ(t, bios[i].bi_error, 0);
+	}
+	KTEST_EXPECT_EQ(t, rd->writes, writes + 2);
+	KTEST_EXPECT_EQ(t, rd->write_merges, wmerges + PLUG_PAGES - 1);
+	KTEST_EXPECT_EQ(t, rd->reads, reads + 1);
+	KTEST_EXPECT_EQ(t, rd->read_merges, rmerges);
+
+	for (i = 0; i < PLUG_PAGES; i++)
+		memset(page_address(pg[i]), 0, PAGE_SIZE);
+	bio_init(&back, back_bv, PLUG_PAGES);
+	back.bi_bdev = rd;
+	back.bi_sector = first;
+	for (i = 0; i < PLUG_PAGES; i++)
+		KTEST_EXPECT_EQ(t, bio_add_page(&back, pg[i], PAGE_SIZE, 0), PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, submit_bio_wait(READ, &back), 0);
+	for (i = 0; i < PLUG_PAGES; i++)
+		bad += count_bad_sectors(page_address(pg[i]), first + i * SECTORS_PER_PAGE,
+					 SECTORS_PER_PAGE);
+	KTEST_EXPECT_EQ(t, bad, 0);
+out:
+	for (i = 0; i < PLUG_PAGES + 2; i++)
+		if (pg[i])
+			__free_page(pg[i]);
+}
+
+/* request_error's driver: fails every request, counting them. */
+static unsigned int failed_requests;
+
+static void failing_queue_rq(struct block_device *bdev, struct request *rq)
+{
+	(void)bdev;
+	failed_requests++;
+	blk_end_request_all(rq, -EIO);
+}
+
+static const struct block_device_operations failing_ops = { .queue_rq = failing_queue_rq };
+static unsigned int end_io_calls;
+
+static void count_end_io(struct bio *bio)
+{
+	(void)bio;
+	end_io_calls++;
+}
+
+KTEST(block, request_error)
+{
+	struct block_device bad = {
+		.name = "blkfail", .sector_size = SECTOR_SIZE, .nr_sectors = 64,
+		.max_sectors = 64, .max_segments = 3, .max_segment_size = PAGE_SIZE,
+		.ops = &failing_ops,
+	};
+	struct page *page = alloc_page(GFP_KERNEL);
+	struct bio bios[4];
+	struct bio_vec bv[4];
+	struct blk_plug plug;
+	unsigned int i;
+
+	KTEST_EXPECT(t, page != NULL);
+	if (!page)
+		return;
+	KTEST_EXPECT_EQ(t, blk_init_queue(&bad), 0);
+	failed_requests = end_io_calls = 0;
+	blk_start_plug(&plug);
+	for (i = 0; i < 4; i++) {
+		bio_setup(&bios[i], &bv[i], &bad, 8 * i, page, 0, PAGE_SIZE);
+		bios[i].bi_end_io = count_end_io;
+		KTEST_EXPECT_EQ(t, submit_bio(WRITE, &bios[i]), 0);
+	}
+	blk_finish_plug(&plug);
+	KTEST_EXPECT_EQ(t, failed_requests, 2);	/* 3 bios at max_segments, then 1 */
+	KTEST_EXPECT_EQ(t, end_io_calls, 4);
+	for (i = 0; i < 4; i++) {
+		KTEST_EXPECT(t, bios[i].bi_done);
+		KTEST_EXPECT_EQ(t, bios[i].bi_error, -EIO);
+	}
+	KTEST_EXPECT_EQ(t, bad.errors, 2);
+	KTEST_EXPECT_EQ(t, bad.write_merges, 2);
+	blk_cleanup_queue(&bad);
+	__free_page(page);
 }
 
 /*
