@@ -288,29 +288,33 @@ static struct ext2_inode_info *hold_next(struct ext2_sb_info *sbi, struct list_h
 
 /*
  * Writing an inode's pages and the inode sleeps, and another process may
- * put the inode, or the next one, meanwhile.  So the walk holds the inode
- * it writes, and holds the next before it lets go of the current one (a
- * put that was the last writes or frees the inode, and sleeps).  Inodes
- * added meanwhile go to the head of the list and are left for the next
- * sync.
+ * put the inode, or the next one, meanwhile.  So each walk holds the
+ * inode it writes, and holds the next before it lets go of the current
+ * one (a put that was the last writes or frees the inode, and sleeps).
+ * Inodes added meanwhile go to the head of the list and are left for the
+ * next sync.
+ *
+ * File data first, every inode's: writing it back may allocate blocks
+ * and so change inodes and bitmaps, and it must land after any stale
+ * buffer of a block that was metadata before (ext2_writeback_pages).
+ * Then the inodes are copied into their inode table buffers, and one
+ * sync_blockdev() writes all the metadata at once, so an inode table
+ * block holding several changed inodes is written once, and neighbouring
+ * blocks go out as merged requests.
  */
 int ext2_sync(struct ext2_sb_info *sbi)
 {
 	struct ext2_inode_info *inode, *next;
-	int err = 0, e;
+	int err = 0, e, pass;
 
-	/* File data first: writing it back may allocate blocks and so change
-	 * inodes and bitmaps, and it must land after any stale buffer of a
-	 * block that was metadata before (ext2_writeback_pages). */
-	for (inode = hold_next(sbi, sbi->s_inodes.next); inode; inode = next) {
-		e = ext2_writeback_pages(inode);
-		if (e && !err)
-			err = e;
-		e = ext2_write_inode(inode);
-		if (e && !err)
-			err = e;
-		next = hold_next(sbi, inode->i_list.next);
-		ext2_iput(inode);
+	for (pass = 0; pass < 2; pass++) {
+		for (inode = hold_next(sbi, sbi->s_inodes.next); inode; inode = next) {
+			e = pass == 0 ? ext2_writeback_pages(inode) : ext2_write_inode(inode);
+			if (e && !err)
+				err = e;
+			next = hold_next(sbi, inode->i_list.next);
+			ext2_iput(inode);
+		}
 	}
 	e = sync_blockdev(sbi->s_bdev);
 	return err ? err : e;
