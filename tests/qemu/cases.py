@@ -532,7 +532,7 @@ def bench_smoke_case(build):
 
 def user_races_case(build):
     """init runs the tests of processes racing on shared kernel objects
-    (ext2_race, dead_dir, mount_rename, clone_vm, race_fuzz) and the
+    (ext2_race, dead_dir, mount_rename, clone_vm, race_fuzz), sync_merge and the
     system-call fuzzer on a fresh 64 MiB virtio disk with 1 KiB blocks
     (and a second one for mount_rename to mount), so bitmaps and inode
     tables span many blocks and every metadata read sleeps on the disk,
@@ -547,7 +547,7 @@ def user_races_case(build):
     os.makedirs(second, exist_ok=True)
     ext2_disk(second, {"hello.txt": b"the second disk\n"})
     tests = ["ext2_race", "dead_dir", "mount_rename", "clone_vm", "race_fuzz", "syscall_fuzz",
-             "rw_iter"]
+             "rw_iter", "sync_merge"]
     return QemuCase(
         name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner " + " ".join(tests),
         mem="512M", timeout=300,
