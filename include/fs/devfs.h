@@ -42,6 +42,10 @@ extern const struct file_operations def_blk_fops;
  * minor fits the 8:8 encoding; called once by blk_dev_init(). */
 void blkdev_register_nodes(void);
 
+/* Write every block device's dirty buffers (sync(2), after the
+ * filesystems). */
+void sync_bdevs(void);
+
 extern struct file_system_type devfs_fs_type;	/* "devtmpfs" */
 
 /* Register the memory devices of drivers/char/mem.c: null (1:3), zero

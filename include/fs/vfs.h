@@ -275,6 +275,9 @@ struct file_operations {
 	 * Called with the directory's i_mutex held, never on a dead one. */
 	int (*iterate)(struct file *file, filldir_t filldir, void *ctx);
 	int (*fsync)(struct file *file);
+	/* Optional lseek(2) (a block device's SEEK_END is its size); without
+	 * it, vfs_llseek's own against i_size. */
+	loff_t (*llseek)(struct file *file, loff_t offset, int whence);
 	/* The last close. */
 	void (*release)(struct file *file);
 	/* ioctl(2): the result, or -ENOTTY for a request it does not know.
@@ -557,6 +560,10 @@ long vfs_read(struct file *file, void *buf, size_t len);
 long vfs_write(struct file *file, const void *buf, size_t len);
 /* The new position, or -EINVAL (bad whence, negative result). */
 loff_t vfs_llseek(struct file *file, loff_t offset, int whence);
+/* Set file->f_pos from offset and whence, with eof as SEEK_END's base:
+ * the new position, or -EINVAL for a bad whence or a negative or
+ * overflowing result (Linux's generic_file_llseek_size). */
+loff_t generic_file_llseek_size(struct file *file, loff_t offset, int whence, loff_t eof);
 /* Call filldir for the entries from f_pos on, under the directory's
  * i_mutex: 0 at the end or when filldir stopped; -ENOTDIR on a
  * non-directory, -ENOENT on a dead one. */

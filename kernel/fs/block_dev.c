@@ -11,8 +11,21 @@
  *
  * What an open device does: the ioctls of uapi/blkdev.h (others are
  * -ENOTTY).  BLKFLSBUF writes the device's dirty buffers back; unlike
- * Linux's it drops none of the clean ones.  read() and write() of the node itself are not implemented
- * and give -EINVAL (the VFS's answer for a file without them).
+ * Linux's it drops none of the clean ones.
+ *
+ * read() and write() (Linux 6.1's blkdev_read_iter/blkdev_write_iter
+ * semantics) move bytes at any offset and length through the buffer
+ * cache, in buffers of blkdev_block_size() bytes: a block written whole
+ * is not read first, a partial one is.  A read at or past the end of the
+ * device returns 0 and one that runs past it is cut there; a write at or
+ * past the end is -ENOSPC and one that runs past it is cut; a write to a
+ * read-only device is -EPERM (Linux 6.1's answer; the open succeeds).
+ * Written bytes are dirty buffers until fsync(), sync(), BLKFLSBUF or the
+ * buffer cache's own shrinking writes them.  lseek's SEEK_END is the size
+ * of the device.  The device may be mounted meanwhile, and both ways go
+ * through the one buffer cache, but with a filesystem's block size the
+ * filesystem's buffers are other buffers (the cache is keyed by size):
+ * the node sees what the filesystem has written back, as after a sync.
  *
  * The readahead window (BLKRAGET, BLKRASET) is the device's
  * backing_dev_info.ra_pages, which every file on a filesystem mounted
@@ -27,6 +40,8 @@
 #include <drivers/blkdev.h>
 #include <fs/buffer_head.h>
 #include <fs/devfs.h>
+#include <fs/uio.h>
+#include <fs/vfs.h>
 #include <pageturn/printk.h>
 #include <uapi/blkdev.h>
 #include <uapi/errno.h>
@@ -41,6 +56,104 @@ static struct block_device *bdev_by_rdev(uint32_t rdev)
 		if (MKDEV(bdev->major, bdev->minor) == rdev && bdev->minor < 256)
 			return bdev;
 	return NULL;
+}
+
+/* The size of the buffers read() and write() use: a page, or the largest
+ * power of two below it that divides the device's capacity. */
+static unsigned int blkdev_block_size(const struct block_device *bdev)
+{
+	unsigned int size = PAGE_SIZE;
+
+	while (size > bdev->sector_size && ((bdev->nr_sectors << SECTOR_SHIFT) & (size - 1)))
+		size >>= 1;
+	return size;
+}
+
+static loff_t bdev_size(const struct block_device *bdev)
+{
+	return (loff_t)(bdev->nr_sectors << SECTOR_SHIFT);
+}
+
+static long blkdev_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct block_device *bdev = iocb->ki_filp->private_data;
+	unsigned int bs = blkdev_block_size(bdev);
+	loff_t size = bdev_size(bdev);
+	long done = 0;
+
+	if (iocb->ki_pos >= size)
+		return 0;
+	iov_iter_truncate(to, size - iocb->ki_pos);
+	while (iov_iter_count(to)) {
+		unsigned int off = iocb->ki_pos & (bs - 1);
+		size_t n = MIN((size_t)(bs - off), iov_iter_count(to)), copied;
+		struct buffer_head *bh = __bread(bdev, iocb->ki_pos / bs, bs);
+
+		if (!bh)
+			return done ? done : -EIO;
+		copied = copy_to_iter(bh->b_data + off, n, to);
+		brelse(bh);
+		iocb->ki_pos += copied;
+		done += copied;
+		if (copied != n)
+			return done ? done : -EFAULT;
+	}
+	return done;
+}
+
+/*
+ * A block the write covers whole is taken with __getblk, not read; if
+ * the copy into it comes up short and it held no valid data, it is left
+ * not up to date and clean (the next reader reads the disk), and the
+ * write ends before it.
+ */
+static long blkdev_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct block_device *bdev = iocb->ki_filp->private_data;
+	unsigned int bs = blkdev_block_size(bdev);
+	loff_t size = bdev_size(bdev);
+	long done = 0;
+
+	if (bdev->read_only)
+		return -EPERM;
+	if (!iov_iter_count(from))
+		return 0;
+	if (iocb->ki_pos >= size)
+		return -ENOSPC;
+	iov_iter_truncate(from, size - iocb->ki_pos);
+	while (iov_iter_count(from)) {
+		unsigned int off = iocb->ki_pos & (bs - 1);
+		size_t n = MIN((size_t)(bs - off), iov_iter_count(from)), copied;
+		sector_t block = iocb->ki_pos / bs;
+		struct buffer_head *bh = n == bs ? __getblk(bdev, block, bs) : __bread(bdev, block, bs);
+
+		if (!bh)
+			return done ? done : (n == bs ? -ENOMEM : -EIO);
+		copied = copy_from_iter(bh->b_data + off, n, from);
+		if (copied == n || buffer_uptodate(bh)) {
+			if (copied)
+				mark_buffer_dirty(bh);
+		} else {
+			copied = 0;
+		}
+		brelse(bh);
+		iocb->ki_pos += copied;
+		done += copied;
+		if (copied != n)
+			return done ? done : -EFAULT;
+	}
+	return done;
+}
+
+static int blkdev_fsync(struct file *file)
+{
+	return sync_blockdev(file->private_data);
+}
+
+/* lseek with SEEK_END at the size of the device (Linux's block_llseek). */
+static loff_t blkdev_llseek(struct file *file, loff_t offset, int whence)
+{
+	return generic_file_llseek_size(file, offset, whence, bdev_size(file->private_data));
 }
 
 static int blkdev_open(struct inode *inode, struct file *file)
@@ -84,8 +197,22 @@ static long blkdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 const struct file_operations def_blk_fops = {
 	.open = blkdev_open,
+	.read_iter = blkdev_read_iter,
+	.write_iter = blkdev_write_iter,
+	.fsync = blkdev_fsync,
+	.llseek = blkdev_llseek,
 	.ioctl = blkdev_ioctl,
 };
+
+/* sync(2)'s part: every device's dirty buffers, those written through
+ * the nodes included (Linux's sync_bdevs). */
+void sync_bdevs(void)
+{
+	struct block_device *bdev;
+
+	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev))
+		sync_blockdev(bdev);
+}
 
 void blkdev_register_nodes(void)
 {

@@ -161,12 +161,19 @@ long vfs_write(struct file *file, const void *buf, size_t len)
 
 loff_t vfs_llseek(struct file *file, loff_t offset, int whence)
 {
-	loff_t base;
-
 	if (!file)
 		return -EINVAL;
 	if (file->f_mode & FMODE_STREAM)
 		return -ESPIPE;
+	if (file->f_op && file->f_op->llseek)
+		return file->f_op->llseek(file, offset, whence);
+	return generic_file_llseek_size(file, offset, whence, file->f_inode->i_size);
+}
+
+loff_t generic_file_llseek_size(struct file *file, loff_t offset, int whence, loff_t eof)
+{
+	loff_t base;
+
 	switch (whence) {
 	case SEEK_SET:
 		base = 0;
@@ -175,7 +182,7 @@ loff_t vfs_llseek(struct file *file, loff_t offset, int whence)
 		base = file->f_pos;
 		break;
 	case SEEK_END:
-		base = file->f_inode->i_size;
+		base = eof;
 		break;
 	default:
 		return -EINVAL;

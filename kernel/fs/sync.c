@@ -3,9 +3,12 @@
  * filesystems write back whole: ext2's fsync is ext2_sync() of the
  * filesystem, so fdatasync does the same as fsync; tmpfs has nothing to
  * write (0); a file without f_op->fsync (a pipe, a device) is -EINVAL,
- * as on Linux.  sync() writes every mounted filesystem and, as Linux's,
- * always succeeds.
+ * as on Linux; a block device node's fsync writes the device's dirty
+ * buffers.  sync() writes every mounted filesystem, then every block
+ * device's dirty buffers (those written through /dev/vdb ... too), and,
+ * as Linux's, always succeeds.
  */
+#include <fs/devfs.h>
 #include <fs/file.h>
 #include <fs/vfs.h>
 #include <pageturn/syscalls.h>
@@ -31,5 +34,6 @@ long sys_fdatasync(unsigned int fd)
 long sys_sync(void)
 {
 	sync_filesystems();
+	sync_bdevs();
 	return 0;
 }

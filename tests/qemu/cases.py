@@ -561,6 +561,76 @@ def user_races_case(build):
         reject=USER_REJECT, check=lambda session: ext2_fsck_problems(image))
 
 
+def blkdev_rw_pattern(pos, length, seed):
+    """user/tests/blkdev_rw.c's pattern: the bytes it writes at pos."""
+    return bytes(((p * 7 + seed) ^ (p >> 8)) & 0xff for p in range(pos, pos + length))
+
+
+BLKDEV_RW_SIZE = 8 << 20
+
+
+def blkdev_rw_check(image):
+    """The bytes blkdev_rw wrote to /dev/vdb, zeroes where it wrote none,
+    and busybox mkswap's header (Linux's union swap_header, 4 KiB pages):
+    SWAPSPACE2 ending the first page, version 1 and last_page at 1024 and
+    1028, which the host's blkid also takes for swap."""
+    problems = []
+    with open(image, "rb") as f:
+        disk = f.read()
+    if len(disk) != BLKDEV_RW_SIZE:
+        return ["%s is %d bytes, not %d" % (image, len(disk), BLKDEV_RW_SIZE)]
+    spans = [(5000, 3000, 1), (12345, 10000, 2), (65536, 8192, 3), (100000, 1, 4),
+             (153600, 1024, 6), (BLKDEV_RW_SIZE - 100, 100, 5)]
+    for pos, length, seed in spans:
+        if disk[pos:pos + length] != blkdev_rw_pattern(pos, length, seed):
+            problems.append("%d bytes at %d are not the pattern written" % (length, pos))
+    if disk[4086:4096] != b"SWAPSPACE2":
+        problems.append("no SWAPSPACE2 at 4086: %r" % disk[4086:4096])
+    version, last_page = struct.unpack_from("<II", disk, 1024)
+    if version != 1 or last_page != BLKDEV_RW_SIZE // 4096 - 1:
+        problems.append("swap header version %d, last_page %d; want 1, %d"
+                        % (version, last_page, BLKDEV_RW_SIZE // 4096 - 1))
+    blkid = shutil.which("blkid") or "/usr/sbin/blkid"
+    if os.path.exists(blkid):
+        kind = subprocess.run([blkid, "-p", "-o", "value", "-s", "TYPE", image],
+                              stdout=subprocess.PIPE, text=True).stdout.strip()
+        if kind != "swap":
+            problems.append("blkid -p says the image is %r, not swap" % kind)
+    untouched = [(4096, 5000 - 4096), (8000, 12345 - 8000), (200000, 4096)]
+    for pos, length in untouched:
+        if disk[pos:pos + length] != bytes(length):
+            problems.append("%d bytes at %d were never written but are not zero" % (length, pos))
+    return problems
+
+
+def blkdev_rw_case(build):
+    """init runs blkdev_rw with an ext2 /dev/vda (mounted on /mnt), an 8
+    MiB scratch /dev/vdb of zeroes and a read-only /dev/vdc: read() and
+    write() of the nodes at unaligned offsets, the ends of the device,
+    busybox dd, mkswap and hexdump.  Afterwards the host finds every byte
+    written in vdb's image and a swap header there, and e2fsck -fn finds
+    vda clean."""
+    name = "blkdev_rw_virtio_bios"
+    workdir = os.path.join(build, "tests", name)
+    image = ext2_disk(workdir, {"hello.txt": b"blkdev_rw\n"})
+    scratch = os.path.join(workdir, "scratch.img")
+    readonly = os.path.join(workdir, "readonly.img")
+    for path, size in ((scratch, BLKDEV_RW_SIZE), (readonly, 1 << 20)):
+        with open(path, "wb") as f:
+            f.truncate(size)
+    return QemuCase(
+        name, "init=/sbin/init -- /usr/tests/runner blkdev_rw", timeout=180,
+        qemu_args=VDA_ARGS + [
+            "-drive", "if=none,id=vd1,format=raw,file={workdir}/scratch.img",
+            "-device", "virtio-blk-pci,drive=vd1",
+            "-drive", "if=none,id=vd2,format=raw,readonly=on,file={workdir}/readonly.img",
+            "-device", "virtio-blk-pci,drive=vd2"],
+        expect=[r"^# blkdev_rw: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"],
+        reject=USER_REJECT + (r"# skipped",),
+        check=lambda session: blkdev_rw_check(scratch) + ext2_fsck_problems(image))
+
+
 def user_busybox_case(build):
     """init runs /usr/tests/busybox.sh, Debian's busybox doing a user's
     everyday work; besides its own checks, the tools' raw output must
@@ -857,6 +927,7 @@ def cases(build):
                  reject=USER_REJECT),
         race_dirs_virtio_case(build),
         user_races_case(build),
+        blkdev_rw_case(build),
         bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),

@@ -7,7 +7,7 @@
  * BLKGETSIZE, BLKSSZGET, BLKROGET, BLKRAGET (256 sectors: 128 KiB by
  * default) and BLKRASET (the next BLKRAGET sees it; an absurd window is
  * -EINVAL), BLKFLSBUF, -EFAULT for bad result pointers, -ENOTTY for an
- * unknown request, -EINVAL for read() of the node, and ram1's line of
+ * unknown request, a byte from read() of the node, and ram1's line of
  * /proc/diskstats in Linux's 20-column layout.  The build machine's Linux
  * has no such disk: those checks are skipped there.
  */
@@ -127,8 +127,7 @@ static void ram1(void)
 	tap_check(r == -1 && errno == ENOTTY, "an unknown 0x12 request is ENOTTY", "%d, %s", r,
 		  strerror(errno));
 	r = read(fd, &c, 1);
-	tap_check(r == -1 && errno == EINVAL, "read() of the node is EINVAL", "%d, %s", r,
-		  strerror(errno));
+	tap_check(r == 1, "read() of the node reads a byte", "%d, %s", r, strerror(errno));
 	close(fd);
 	tap_check(diskstats_has_ram1(), "/proc/diskstats has ram1 as 1:1 with 20 columns", NULL);
 }

@@ -66,6 +66,7 @@ static const struct test tests[] = {
 	{ "dead_dir", 0 },
 	{ "mount_rename", 0 },
 	{ "blkdev", 0 },
+	{ "blkdev_rw", 0 },
 	{ "sync_merge", 0 },
 	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
