@@ -3,10 +3,12 @@
  * registered by name ("ram0", "vda"), and all I/O is a struct bio: one
  * contiguous run of sectors on the device, to or from a list of segments
  * in memory (struct bio_vec: part of one page each), submitted with
- * submit_bio() and finished by the driver calling bio_endio().
+ * submit_bio() and finished by bio_endio() when the driver ends the
+ * request it went in.
  *
  * Users above (the buffer cache, filesystems, swap) see only this header;
- * they never touch a driver.  Drivers see only the bio they are handed:
+ * they never touch a driver.  Drivers see only the requests they are
+ * handed:
  * they never touch LRU lists, zones or page flags.
  *
  * Building a bio: bio_alloc() (or bio_init() over a caller's bio_vec

@@ -46,7 +46,8 @@
  *     (the list may have changed under it), and every decision taken
  *     before a sleep (no such buffer yet; unreferenced and clean, so
  *     droppable) is taken again after it.
- * Nothing here is called from interrupts.
+ * Only end_buffer_async_write() (and the unlock_buffer() it calls) runs
+ * in interrupts; everything else is process context.
  */
 #include <fs/buffer_head.h>
 #include <fs/proc_fs.h>
