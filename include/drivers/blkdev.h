@@ -8,8 +8,7 @@
  *
  * Users above (the buffer cache, filesystems, swap) see only this header;
  * they never touch a driver.  Drivers see only the requests they are
- * handed:
- * they never touch LRU lists, zones or page flags.
+ * handed: they never touch LRU lists, zones or page flags.
  *
  * Building a bio: bio_alloc() (or bio_init() over a caller's bio_vec
  * table, for a bio on the stack), then bio_add_page() for each segment in
