@@ -235,7 +235,10 @@ KTEST(proc, uptime_is_monotonic)
 	ktest_render(t, uptime_proc_show, text, sizeof(text));
 	parse_uptime(t, &up2, &idle2);
 	now = ktime_get_ns() / 10000000;
-	KTEST_EXPECT(t, up2 >= up1 + 5);
+	/* Not up1 + 5: msleep counts ticks, and QEMU's PIT delivers ticks
+	 * it fell behind on in a burst when the host was busy, so 50 ms
+	 * of ticks can pass in less time by the clock /proc/uptime reads. */
+	KTEST_EXPECT(t, up2 >= up1);
 	KTEST_EXPECT(t, up2 <= now && up2 + 1 >= now);
 	KTEST_EXPECT(t, idle2 >= idle1);
 	/* Idle time is ticks; the uptime the TSC: a tick's slack. */

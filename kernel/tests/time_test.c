@@ -2,6 +2,7 @@
 #include <asm/cpu.h>
 #include <pageturn/irq.h>
 #include <pageturn/ktest.h>
+#include <pageturn/printk.h>
 #include <pageturn/time.h>
 
 KTEST(timer, tick_interrupts_arrive)
@@ -33,9 +34,14 @@ KTEST(timer, clock_matches_jiffies)
 
 	ticks_ns = (j1 - j0) * (1000000000ull / HZ);
 	clock_ns = ns1 - ns0;
-	/* Agree within 20 %: emulated timers under load jitter, not drift. */
-	KTEST_EXPECT(t, clock_ns > ticks_ns * 8 / 10);
-	KTEST_EXPECT(t, clock_ns < ticks_ns * 12 / 10);
+	/* Within a factor of two, which a wrong TSC calibration misses and
+	 * a busy host does not: QEMU's PIT falls behind while its thread is
+	 * descheduled and then delivers the ticks it owes in a burst, so
+	 * over 20 ticks jiffies can lag or lead the clock by tens of ms. */
+	printk(KERN_INFO "        # %llu ms by the clock over %llu ms of ticks\n",
+	       (unsigned long long)(clock_ns / 1000000), (unsigned long long)(ticks_ns / 1000000));
+	KTEST_EXPECT(t, clock_ns > ticks_ns / 2);
+	KTEST_EXPECT(t, clock_ns < ticks_ns * 2);
 }
 
 KTEST(timer, udelay_waits)
