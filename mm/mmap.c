@@ -154,17 +154,17 @@ static void vma_link_file(struct vm_area_struct *vma)
 	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
 }
 
-/* Linux's unlink_file_vma. */
+/* Linux's unlink_file_vma; a VMA unlinked already stays so. */
 static void unlink_file_vma(struct vm_area_struct *vma)
 {
 	struct address_space *mapping;
 	unsigned long flags;
 
-	if (!vma->vm_file)
+	if (!vma->vm_file || list_empty(&vma->shared))
 		return;
 	mapping = vma->vm_file->f_inode->i_mapping;
 	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
-	list_del(&vma->shared);
+	list_del_init(&vma->shared);
 	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
 }
 
@@ -412,13 +412,22 @@ struct mm_struct *mm_alloc(void)
 	return mm;
 }
 
-/* Unmap and free every VMA and the page tables (Linux's exit_mmap). */
+/*
+ * Unmap and free every VMA and the page tables (Linux's exit_mmap).  The
+ * VMAs leave the reverse map before the tables go (as in Linux's
+ * free_pgtables): remove_vma's fput may sleep, and a truncation that ran
+ * meanwhile must not find a VMA whose page tables are gone.
+ */
 static void exit_mmap(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *tmp;
 
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		zap_page_range(vma, vma->vm_start, vma->vm_end);
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		unlink_file_vma(vma);
+		anon_vma_unlink(vma);
+	}
 	free_pgtables(mm);
 	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list)
 		remove_vma(mm, vma);

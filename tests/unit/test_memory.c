@@ -486,9 +486,9 @@ static void test_file_shared_and_msync(void **state)
 	assert_int_equal(zstat(NR_FILE_DIRTY), 0);
 	assert_false(*pte_of(&mm, BASE) & _PAGE_DIRTY);
 	assert_true(*pte_of(&mm, BASE + PAGE_SIZE) & _PAGE_DIRTY);
-	/* Page 1's PTE kept the dirty bit of its write fault (without a
-	 * reverse map, writeback cannot clean PTEs, as Linux's page_mkclean
-	 * does), so it is dirtied once more: a second write, no lost data. */
+	/* Page 1's PTE kept the dirty bit of its write fault (writeback does
+	 * not clean PTEs, as Linux's page_mkclean does over the reverse map),
+	 * so it is dirtied once more: a second write, no lost data. */
 	assert_int_equal(sys_msync(BASE, 2 * PAGE_SIZE, MS_ASYNC), 0);
 	assert_int_equal(nr_writepage, 2);
 	assert_false(*pte_of(&mm, BASE + PAGE_SIZE) & _PAGE_DIRTY);

@@ -471,6 +471,22 @@ static void test_fork_chain_anon(void **state)
 	assert_int_equal(page_mapcount(page), 2);
 	check_rmap();
 
+	/* What swap-in will do: map the page again where the grandchild's
+	 * PTE was (page_add_anon_rmap); anywhere else the reverse map could
+	 * not find it, a kernel bug. */
+	use_mm(grandchild);
+	zap_page_range(find_vma(grandchild, BASE), BASE + PG, BASE + 2 * PG);
+	assert_int_equal(page_mapcount(page), 1);
+	expect_panic(page_add_anon_rmap(page, find_vma(grandchild, BASE), BASE + 2 * PG),
+		     "would not be found");
+	get_page(page);
+	page_add_anon_rmap(page, find_vma(grandchild, BASE), BASE + PG);
+	*pt_walk(grandchild->pgd, BASE + PG, 0, NULL, NULL) = page_to_phys(page) | _PAGE_PRESENT |
+							     _PAGE_USER;
+	grandchild->anon_rss++;
+	assert_int_equal(page_mapcount(page), 2);
+	check_rmap();
+
 	exit_mm(2);		/* the grandchild */
 	assert_int_equal(page_mapcount(page), 1);
 	check_rmap();
