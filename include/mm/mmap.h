@@ -74,8 +74,9 @@ void mmput(struct mm_struct *mm);
 
 /*
  * fork: a copy of oldmm.  Every VMA is duplicated (files get another
- * reference) and its page tables copied by copy_page_range, so private
- * writable pages become copy-on-write in both.  NULL when out of memory,
+ * reference; the copy joins its original's anon_vma and its file's
+ * i_mmap, mm/rmap.c) and its page tables copied by copy_page_range, so
+ * private writable pages become copy-on-write in both.  NULL when out of memory,
  * with nothing left allocated.
  */
 struct mm_struct *dup_mm(struct mm_struct *oldmm);
