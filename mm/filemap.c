@@ -260,6 +260,8 @@ void address_space_init(struct address_space *mapping, void *host,
 	if (swap_backed)
 		mapping->flags |= 1ul << AS_SWAPBACKED;
 	mapping->ra.prev_pos = ~0ull;
+	spin_lock_init(&mapping->i_mmap_lock, "i_mmap_lock");
+	INIT_LIST_HEAD(&mapping->i_mmap);
 }
 
 /* Where lock_page sleeps for any page (Linux hashes pages to a table of
@@ -387,30 +389,24 @@ void remove_from_page_cache(struct page *page)
 }
 
 /*
- * Take a locked page out of the cache for good (Linux's
- * truncate_complete_page): its dirty data is dropped, it leaves its LRU
- * list, and the list's and the cache's references go.  Returns with the
- * page unlocked; the caller still holds its own reference, whose release
- * frees the page.  If someone else has isolated the page (reclaim, later),
- * the list's reference is theirs, and putting the page back leaves a page
- * with no mapping on the LRU for reclaim to free.
- *
- * A page still mapped by page tables stays mapped (Linux unmaps it first,
- * through the reverse map Pageturn does not have yet) until its mappings
- * go.  A tmpfs page among them loses PG_swapbacked once it is off its
- * list, so that it is not taken for an anonymous page (mm/rmap.h) when
- * they do.
+ * Take a locked page that no page table maps out of the cache for good
+ * (Linux's truncate_complete_page): its dirty data is dropped, it leaves
+ * its LRU list, and the list's and the cache's references go.  Returns
+ * with the page unlocked; the caller still holds its own reference, whose
+ * release frees the page.  If someone else has isolated the page
+ * (reclaim), the list's reference is theirs, and putting the page back
+ * leaves a page with no mapping on the LRU for reclaim to free.
  */
 static void delete_from_page_cache(struct page *page)
 {
+	if (page_mapped(page))
+		panic("delete_from_page_cache: pfn %lu is still mapped", page_to_pfn(page));
 	cancel_dirty_page(page);
 	remove_from_page_cache(page);
 	unlock_page(page);
 	if (isolate_lru_page(page) == 0) {
 		ClearPageActive(page);
 		ClearPageUnevictable(page);
-		if (page_mapped(page))
-			ClearPageSwapBacked(page);
 		page_cache_release(page);	/* the list's reference */
 	}
 	page_cache_release(page);		/* the cache's reference */
@@ -521,19 +517,30 @@ void truncate_inode_pages(struct address_space *mapping, uint64_t lstart)
 	pgoff_t index = start;
 	unsigned int i, n;
 
+	unmap_mapping_range(mapping, (uint64_t)start << PAGE_SHIFT, 0);
 	while ((n = find_get_pages(mapping, index, PAGEVEC_SIZE, pages)) > 0) {
 		index = pages[n - 1]->index + 1;
 		for (i = 0; i < n; i++) {
-			lock_page(pages[i]);
-			if (pages[i]->mapping == mapping)
-				delete_from_page_cache(pages[i]);
-			else
-				unlock_page(pages[i]);
-			page_cache_release(pages[i]);
+			page = pages[i];
+			lock_page(page);
+			if (page->mapping != mapping) {
+				unlock_page(page);
+			} else {
+				/* Mapped again while we slept for the lock. */
+				if (page_mapped(page))
+					unmap_mapping_range(mapping,
+							    (uint64_t)page->index << PAGE_SHIFT,
+							    PAGE_SIZE);
+				delete_from_page_cache(page);
+			}
+			page_cache_release(page);
 		}
 		if (index == 0)
 			break;
 	}
+	/* Private copies a fault made while we slept (Linux's
+	 * truncate_pagecache unmaps twice for them). */
+	unmap_mapping_range(mapping, (uint64_t)start << PAGE_SHIFT, 0);
 	if (partial) {
 		page = find_lock_page(mapping, lstart >> PAGE_SHIFT);
 		if (page) {

@@ -31,6 +31,7 @@
 #include <mm/mm.h>
 #include <mm/page_alloc.h>
 #include <mm/pgtable.h>
+#include <mm/rmap.h>
 #include <mm/slab.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/panic.h>
@@ -257,6 +258,7 @@ void mm_init(const struct boot_info *bi, phys_addr_t info_phys)
 	free_all_bootmem();
 	init_per_zone_pages_min();
 	kmem_cache_init();
+	anon_vma_init();
 	init_slab_quarantine();
 	printk(KERN_INFO "mm: %lu MiB of RAM, %lu MiB free, %lu KiB reserved at boot, min_free_kbytes %d\n",
 	       (unsigned long)(memblock_phys_mem_size() >> 20), nr_free_pages() >> 8,

@@ -8,7 +8,9 @@
 #ifndef MM_INTERNAL_H
 #define MM_INTERNAL_H
 
+#include <mm/mm.h>
 #include <mm/mmap.h>
+#include <mm/pgtable.h>
 
 /* addr rounded up to a page boundary (Linux's name).  Callers make sure
  * addr is at most TASK_SIZE, so it cannot wrap. */
@@ -31,8 +33,9 @@ static inline struct vm_area_struct *vma_prev(const struct vm_area_struct *vma)
 /*
  * Cut vma in two at addr (page-aligned, strictly inside it).  The new VMA
  * takes the part below addr when new_below, else the part from addr up;
- * vma keeps the other.  The new one shares vma's flags and (with another
- * reference) its file, and its vm_pgoff is adjusted.  The page tables are
+ * vma keeps the other.  The new one shares vma's flags, its anon_vma
+ * (joining its list) and (with another reference) its file (joining its
+ * i_mmap), and its vm_pgoff is adjusted.  The page tables are
  * untouched and the counters do not change.  0, or -ENOMEM (out of
  * memory, or the mm already has DEFAULT_MAX_MAP_COUNT VMAs) with nothing
  * changed.
@@ -51,8 +54,9 @@ int split_vma_range(struct mm_struct *mm, unsigned long start, unsigned long end
 
 /*
  * vma (linked on its mm's list) absorbs its predecessor and/or successor
- * when they are adjacent and compatible: same vm_flags, same vm_file and
- * contiguous vm_pgoff.  Returns the VMA that now covers vma's range;
+ * when they are adjacent and compatible: same vm_flags, same vm_file,
+ * contiguous vm_pgoff, and the same anon_vma or none on one side (the
+ * survivor keeps, or takes, the one there is).  Returns the VMA that now covers vma's range;
  * vma itself may have been freed.  Never fails and allocates nothing.
  */
 struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_struct *vma);
@@ -69,5 +73,43 @@ void merge_vma_range(struct mm_struct *mm, unsigned long start, unsigned long en
  * has nothing to fault in (0).  0, -ENOMEM or -EFAULT.
  */
 int vma_populate(struct vm_area_struct *vma, unsigned long start, unsigned long end);
+
+/*
+ * Is there, near vma (its neighbours on its mm's list), a VMA whose
+ * anon_vma vma may share because the two could one day be merged
+ * (Linux's find_mergeable_anon_vma)?  Its anon_vma, or NULL.
+ */
+struct anon_vma *find_mergeable_anon_vma(struct vm_area_struct *vma);
+
+/* ---- the PTE primitives mm/memory.c shares with mm/rmap.c --------------- */
+
+/* A PROT_NONE PTE: not present, still mapping its page (mm/memory.c). */
+#define _PAGE_PROTNONE		_PAGE_GLOBAL
+
+/* Does the PTE map a page (present or PROT_NONE)? */
+static inline bool pte_mapped(pte_t pte)
+{
+	return pte & (_PAGE_PRESENT | _PAGE_PROTNONE);
+}
+
+/* The page a mapped PTE maps. */
+static inline struct page *pte_page(pte_t pte)
+{
+	return pfn_to_page((pte & PTE_PFN_MASK) >> PAGE_SHIFT);
+}
+
+/* Store v in mm's PTE *ptep, which maps addr, and flush the old
+ * translation if the CPU may have cached it.  Any context. */
+void set_pte_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t v);
+
+/* Add anon and file (either may be negative) to mm's rss counters. */
+void add_mm_rss(struct mm_struct *mm, long anon, long file);
+
+/*
+ * A PTE stopped mapping page: its mapcount (page_remove_rmap) and its
+ * reference go.  An anonymous page mapped nowhere any more leaves its LRU
+ * list, so that the last put_page frees it.  Process context.
+ */
+void drop_pte_page(struct page *page);
 
 #endif

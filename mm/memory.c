@@ -39,13 +39,20 @@
  *   a shared mapping (VM_SHARED): the page-cache page (or, without a file,
  *       an anonymous page the processes share), read-only until the first
  *       write fault, which dirties the page and makes the PTE writable.
- *       The CPU then sets _PAGE_DIRTY on later writes; zap_page_range and
- *       msync hand that bit to set_page_dirty(), so the data reaches the
- *       file.
+ *       The CPU then sets _PAGE_DIRTY on later writes; zap_page_range,
+ *       msync and try_to_unmap hand that bit to set_page_dirty(), so the
+ *       data reaches the file.
  *
- * Invariants, for every page mapped in user space:
+ * The counts are kept through the reverse map's primitives (mm/rmap.c:
+ * page_add_new_anon_rmap, page_add_file_rmap, page_dup_rmap,
+ * page_remove_rmap), which also let reclaim and truncation find every PTE
+ * from the page.  Invariants, for every page mapped in user space:
  *   - page_mapcount(page) is the number of PTEs mapping it, in all
  *     address spaces, and each of them holds one reference (_count);
+ *   - every one of those PTEs is found by the reverse map: an anonymous
+ *     page's lie in VMAs on its anon_vma's list (a VMA gets its anon_vma,
+ *     anon_vma_prepare, before its first anonymous page), a file page's
+ *     in VMAs on its mapping's i_mmap, each at vma_address(page, vma);
  *   - an anonymous page with page_mapcount > 0 is counted once in
  *     NR_ANON_PAGES, any other mapped page once in NR_FILE_MAPPED;
  *   - mm->anon_rss and mm->file_rss count the PTEs of mm mapping anonymous
@@ -64,9 +71,13 @@
  *
  * Sleeping.  A file fault may sleep for the read, and any allocation may.
  * Processes are single-threaded and a vfork parent sleeps until its child
- * lets the mm go, so nothing else changes an address space while the
- * fault handler sleeps; after the read it still checks that the PTE is
- * still empty before filling it (Linux's pte_same test).
+ * lets the mm go, so the VMAs and the page-table pages of an address
+ * space stay while its fault handler sleeps (page-table pages go only
+ * with the mm).  Its PTEs may not: another task's truncation
+ * (unmap_mapping_range) or reclaim (try_to_unmap) clears them through
+ * the reverse map.  So a fault checks the PTE again after anything that
+ * may sleep (Linux's pte_same test), that a file page it read is still in
+ * its file, and keeps a reference of its own on a page it copies.
  */
 #include <asm/cpu.h>
 #include <asm/tlbflush.h>
@@ -85,8 +96,7 @@
 #include <pageturn/syscalls.h>
 #include <uapi/errno.h>
 
-/* A PROT_NONE PTE: see the top of the file. */
-#define _PAGE_PROTNONE		_PAGE_GLOBAL
+#include "internal.h"
 
 /* The first PGD entry of the kernel half (Linux's KERNEL_PGD_BOUNDARY). */
 #define KERNEL_PGD_BOUNDARY	(PTRS_PER_TABLE / 2)
@@ -168,25 +178,13 @@ void switch_mm(struct mm_struct *mm)
 
 /* ---- PTEs -------------------------------------------------------------- */
 
-static bool pte_mapped(pte_t pte)
-{
-	return pte & (_PAGE_PRESENT | _PAGE_PROTNONE);
-}
-
-static struct page *pte_page(pte_t pte)
-{
-	return pfn_to_page((pte & PTE_PFN_MASK) >> PAGE_SHIFT);
-}
-
 /* A present PTE mapping page with prot (what this CPU supports of it). */
 static pte_t mk_pte(const struct page *page, uint64_t prot)
 {
 	return page_to_phys(page) | (prot & PTE_PROT_MASK & __supported_pte_mask);
 }
 
-/* Store v in mm's PTE *ptep, which maps addr, and flush the old
- * translation if the CPU may have cached it. */
-static void set_pte_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t v)
+void set_pte_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t v)
 {
 	pte_t old = *ptep;
 
@@ -231,44 +229,21 @@ static pte_t *next_mapped_pte(struct mm_struct *mm, unsigned long *addr, unsigne
 	return NULL;
 }
 
-/* ---- what maps a page: mapcount, counters, rss ------------------------- */
+/* ---- rss and unmapping ------------------------------------------------- */
 
-static void add_mm_rss(struct mm_struct *mm, long anon, long file)
+void add_mm_rss(struct mm_struct *mm, long anon, long file)
 {
 	mm->anon_rss += anon;
 	mm->file_rss += file;
 	mm->hiwater_rss = MAX(mm->hiwater_rss, mm->anon_rss + mm->file_rss);
 }
 
-/* The first mapping of a new anonymous page (Linux's page_add_new_anon_rmap). */
-static void page_add_new_anon_rmap(struct page *page)
-{
-	page->_mapcount = 0;
-	inc_zone_page_state(page, NR_ANON_PAGES);
-}
-
-/* One more PTE maps a page-cache page (Linux's page_add_file_rmap). */
-static void page_add_file_rmap(struct page *page)
-{
-	if (++page->_mapcount == 0)
-		inc_zone_page_state(page, NR_FILE_MAPPED);
-}
-
-/* One PTE less maps page; the last takes it off its counter (Linux's
- * page_remove_rmap). */
-static void page_remove_rmap(struct page *page)
-{
-	if (--page->_mapcount < 0)
-		dec_zone_page_state(page, PageAnon(page) ? NR_ANON_PAGES : NR_FILE_MAPPED);
-}
-
 /*
- * A PTE stopped mapping page: its mapcount and its reference go.  An
- * anonymous page mapped nowhere any more is of no use to anyone: it leaves
- * its LRU list (unless someone isolated it; their putback frees it), so
- * that the last put_page frees it.
+ * An anonymous page mapped nowhere any more is of no use to anyone: it
+ * leaves its LRU list (unless someone isolated it; their putback frees
+ * it), so that the last put_page frees it.
  */
-static void drop_pte_page(struct page *page)
+void drop_pte_page(struct page *page)
 {
 	page_remove_rmap(page);
 	if (PageAnon(page) && !page_mapped(page) && isolate_lru_page(page) == 0) {
@@ -277,25 +252,6 @@ static void drop_pte_page(struct page *page)
 		put_page(page);		/* the list's reference, handed to us */
 	}
 	put_page(page);
-}
-
-/*
- * A new anonymous page, mapped once: zeroed, or a copy of src; with
- * PG_swapbacked, counted in NR_ANON_PAGES, on the active anon list.  NULL
- * when out of memory.
- */
-static struct page *alloc_anon_page(const struct page *src)
-{
-	struct page *page = alloc_page(src ? GFP_USER : GFP_USER | __GFP_ZERO);
-
-	if (!page)
-		return NULL;
-	if (src)
-		copy_page(page_address(page), page_address(src));
-	SetPageSwapBacked(page);
-	page_add_new_anon_rmap(page);
-	lru_cache_add_active_anon(page);
-	return page;
 }
 
 /*
@@ -317,6 +273,37 @@ static uint64_t fault_prot(const struct vm_area_struct *vma, bool writable)
 	return writable ? prot | _PAGE_RW | _PAGE_DIRTY : prot & ~_PAGE_RW;
 }
 
+/*
+ * A new page for anonymous memory: zeroed, or a copy of src (on which the
+ * caller holds a reference).  NULL when out of memory.  May sleep.
+ */
+static struct page *alloc_anon_page(const struct page *src)
+{
+	struct page *page = alloc_page(src ? GFP_USER : GFP_USER | __GFP_ZERO);
+
+	if (!page)
+		return NULL;
+	if (src)
+		copy_page(page_address(page), page_address(src));
+	SetPageSwapBacked(page);
+	return page;
+}
+
+/*
+ * Map page, new from alloc_anon_page, by ptep at addr of vma (which has
+ * its anon_vma): reverse-mapped (page_add_new_anon_rmap: NR_ANON_PAGES),
+ * on the active anon list, counted in rss; its reference is the PTE's.
+ * Nothing here sleeps.
+ */
+static void map_new_anon_page(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep,
+			      struct page *page, bool writable)
+{
+	page_add_new_anon_rmap(page, vma, addr);
+	lru_cache_add_active_anon(page);
+	set_pte_at(vma->vm_mm, addr, ptep, mk_pte(page, fault_prot(vma, writable)));
+	add_mm_rss(vma->vm_mm, 1, 0);
+}
+
 /* ---- faults ------------------------------------------------------------ */
 
 /*
@@ -325,15 +312,22 @@ static uint64_t fault_prot(const struct vm_area_struct *vma, bool writable)
  * Linux's maybe_mkwrite does, so a read followed by a write costs one
  * fault.
  */
-static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma,
-			     unsigned long addr, pte_t *ptep)
+static int do_anonymous_page(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep)
 {
-	struct page *page = alloc_anon_page(NULL);
+	struct page *page;
 
+	if (anon_vma_prepare(vma))
+		return VM_FAULT_OOM;
+	page = alloc_anon_page(NULL);
 	if (!page)
 		return VM_FAULT_OOM;
-	set_pte_at(mm, addr, ptep, mk_pte(page, fault_prot(vma, vma->vm_flags & VM_WRITE)));
-	add_mm_rss(mm, 1, 0);
+	/* Both may have slept: the PTE may be filled by now (see the top
+	 * of the file). */
+	if (*ptep) {
+		put_page(page);
+		return 0;
+	}
+	map_new_anon_page(vma, addr, ptep, page, vma->vm_flags & VM_WRITE);
 	return 0;
 }
 
@@ -397,26 +391,40 @@ static int do_linear_fault(struct mm_struct *mm, struct vm_area_struct *vma,
 			   unsigned long addr, pte_t *ptep, unsigned int flags)
 {
 	struct inode *inode = vma->vm_file->f_inode;
+	struct address_space *mapping = inode->i_mapping;
 	pgoff_t pgoff = vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT);
 	bool write = flags & FAULT_FLAG_WRITE;
-	struct page *page, *copy;
+	bool cow = write && !(vma->vm_flags & VM_SHARED);
+	struct page *page, *copy = NULL;
 	int ret;
 
-	ret = filemap_fault(inode->i_mapping, pgoff, inode->i_size, &page);
+	if (cow && anon_vma_prepare(vma))
+		return VM_FAULT_OOM;
+	ret = filemap_fault(mapping, pgoff, inode->i_size, &page);
 	if (ret & (VM_FAULT_OOM | VM_FAULT_SIGBUS))
 		return ret;
-	if (*ptep) {
-		/* Mapped while we slept for the read: nothing left to do. */
+	if (cow) {
+		copy = alloc_anon_page(page);
+		if (!copy) {
+			put_page(page);
+			return VM_FAULT_OOM;
+		}
+	}
+	/*
+	 * The read and the allocations may have slept: the PTE may have been
+	 * filled meanwhile, or the page truncated (it left its mapping, and
+	 * the file may end before it now).  Either way the access is tried
+	 * again and finds things as they are now.
+	 */
+	if (*ptep || page->mapping != mapping) {
+		if (copy)
+			put_page(copy);
 		put_page(page);
 		return ret;
 	}
-	if (write && !(vma->vm_flags & VM_SHARED)) {
-		copy = alloc_anon_page(page);
+	if (cow) {
 		put_page(page);
-		if (!copy)
-			return VM_FAULT_OOM;
-		set_pte_at(mm, addr, ptep, mk_pte(copy, fault_prot(vma, true)));
-		add_mm_rss(mm, 1, 0);
+		map_new_anon_page(vma, addr, ptep, copy, true);
 		return ret;
 	}
 	page_add_file_rmap(page);
@@ -440,21 +448,30 @@ static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 		      pte_t *ptep, pte_t pte)
 {
 	struct page *old = pte_page(pte), *new;
-	bool old_anon = PageAnon(old);
 
 	if ((vma->vm_flags & VM_SHARED) || anon_page_exclusive(old)) {
-		if ((vma->vm_flags & VM_SHARED) && old->mapping)
+		if ((vma->vm_flags & VM_SHARED) && page_mapping(old))
 			set_page_dirty(old);
 		set_pte_at(mm, addr, ptep, pte | _PAGE_RW | _PAGE_DIRTY | _PAGE_ACCESSED);
 		return 0;
 	}
-	new = alloc_anon_page(old);
-	if (!new)
+	/* Our own reference keeps old while we may sleep; the PTE's may go. */
+	get_page(old);
+	if (anon_vma_prepare(vma) || !(new = alloc_anon_page(old))) {
+		put_page(old);
 		return VM_FAULT_OOM;
-	set_pte_at(mm, addr, ptep, mk_pte(new, fault_prot(vma, true)));
-	if (!old_anon)
-		add_mm_rss(mm, 1, -1);
+	}
+	/* We may have slept: the PTE may have been unmapped (truncation,
+	 * reclaim) or changed meanwhile (Linux's pte_same test). */
+	if (*ptep != pte) {
+		put_page(new);
+		put_page(old);
+		return 0;
+	}
+	add_mm_rss(mm, PageAnon(old) ? -1 : 0, PageAnon(old) ? 0 : -1);
+	map_new_anon_page(vma, addr, ptep, new, true);
 	drop_pte_page(old);
+	put_page(old);
 	return 0;
 }
 
@@ -482,7 +499,7 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma,
 		if (vma->vm_file)
 			ret = do_linear_fault(mm, vma, address, ptep, flags);
 		else
-			ret = do_anonymous_page(mm, vma, address, ptep);
+			ret = do_anonymous_page(vma, address, ptep);
 	} else if (!(pte & _PAGE_PRESENT)) {
 		ret = VM_FAULT_SIGSEGV;
 	} else if ((flags & FAULT_FLAG_WRITE) && !(pte & _PAGE_RW)) {
@@ -516,7 +533,7 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
 		pte = *ptep;
 		page = pte_page(pte);
 		set_pte_at(mm, addr, ptep, 0);
-		if ((pte & _PAGE_DIRTY) && (vma->vm_flags & VM_SHARED) && page->mapping)
+		if ((pte & _PAGE_DIRTY) && (vma->vm_flags & VM_SHARED) && page_mapping(page))
 			set_page_dirty(page);
 		if (PageAnon(page))
 			add_mm_rss(mm, -1, 0);
@@ -524,6 +541,32 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
 			add_mm_rss(mm, 0, -1);
 		drop_pte_page(page);
 	}
+}
+
+/*
+ * Linux's unmap_mapping_range with even_cows set, as truncation calls it:
+ * holelen 0 means to the end of the file.  Each VMA on i_mmap is zapped
+ * where it maps the hole, whatever its PTEs map (a private VMA's copies
+ * of the file's pages go too), so nothing maps the hole afterwards.
+ * Nothing here sleeps, so the i_mmap list is stable throughout.
+ */
+void unmap_mapping_range(struct address_space *mapping, uint64_t holebegin, uint64_t holelen)
+{
+	pgoff_t first = holebegin >> PAGE_SHIFT, last, vfirst, vlast;
+	struct vm_area_struct *vma;
+	unsigned long flags;
+
+	last = holelen ? (holebegin + holelen - 1) >> PAGE_SHIFT : ~0ul;
+	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+	list_for_each_entry(vma, &mapping->i_mmap, shared) {
+		vfirst = MAX(vma->vm_pgoff, first);
+		vlast = MIN(vma->vm_pgoff + vma_pages(vma) - 1, last);
+		if (vfirst > vlast)
+			continue;
+		zap_page_range(vma, vma->vm_start + ((vfirst - vma->vm_pgoff) << PAGE_SHIFT),
+			       vma->vm_start + ((vlast + 1 - vma->vm_pgoff) << PAGE_SHIFT));
+	}
+	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
 }
 
 /*
@@ -583,7 +626,7 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
 		pte &= ~_PAGE_ACCESSED;
 		page = pte_page(pte);
 		get_page(page);
-		page->_mapcount++;	/* Linux's page_dup_rmap: mapped already */
+		page_dup_rmap(page);
 		set_pte_at(dst, addr, dptep, pte);
 		if (PageAnon(page))
 			add_mm_rss(dst, 1, 0);
@@ -641,7 +684,7 @@ static void msync_dirty_ptes(struct vm_area_struct *vma, unsigned long start, un
 			continue;
 		page = pte_page(*ptep);
 		set_pte_at(mm, addr, ptep, *ptep & ~_PAGE_DIRTY);
-		if (page->mapping)
+		if (page_mapping(page))
 			set_page_dirty(page);
 	}
 }

@@ -29,9 +29,18 @@
  *     TASK_SIZE.
  *   - No two neighbours could be one: if a->vm_end == b->vm_start then
  *     they differ in vm_flags or vm_file, or b->vm_pgoff is not
- *     a->vm_pgoff + pages(a).  Anonymous VMAs have vm_pgoff ==
- *     vm_start >> PAGE_SHIFT (Linux's convention), so two adjacent
- *     anonymous VMAs with the same flags are always merged.
+ *     a->vm_pgoff + pages(a), or both have an anon_vma and they differ
+ *     (is_mergeable_anon_vma: the merged VMA must still be found by the
+ *     reverse map from every anonymous page of both, mm/rmap.c).
+ *     Anonymous VMAs have vm_pgoff == vm_start >> PAGE_SHIFT (Linux's
+ *     convention; it is also each anonymous page's index, mm/rmap.c), so
+ *     two adjacent anonymous VMAs with the same flags are merged unless
+ *     each got an anon_vma of its own before they met.
+ *   - Every file VMA is on its file's mapping->i_mmap, and every VMA
+ *     with an anon_vma on that anon_vma's list (mm/rmap.c): linked where
+ *     a VMA is made (mmap_region, split_vma, dup_mm), unlinked in
+ *     remove_vma.  A split piece shares its original's anon_vma; a VMA
+ *     that absorbs a neighbour takes the neighbour's if it had none.
  *   - vm_page_prot == vm_get_page_prot(vm_flags), and every PTE mm/memory.c
  *     puts in a VMA's range derives from it.
  *   - A file VMA holds one reference on vm_file (f_count).
@@ -62,7 +71,8 @@
  *
  * Where Pageturn differs from Linux 2.6.28: the VMAs are a plain sorted
  * list (Linux adds a red-black tree and a one-entry cache for find_vma);
- * there is no anon_vma or reverse map; mremap never moves a mapping
+ * mremap never moves a mapping (so an anonymous page never changes
+ * address and the reverse map's formula stays right)
  * (MREMAP_MAYMOVE is accepted, and a mapping that cannot grow in place
  * gives -ENOMEM, after which malloc implementations allocate, copy and
  * free); MAP_FIXED_NOREPLACE is Linux 4.17's.
@@ -82,7 +92,9 @@
  * kernel is not preemptive (Linux's mmap_sem).
  */
 #include <fs/file.h>
+#include <fs/fs.h>
 #include <mm/pgtable.h>
+#include <mm/rmap.h>
 #include <mm/slab.h>
 #include <pageturn/resource.h>
 #include <pageturn/sched.h>
@@ -127,7 +139,37 @@ static struct vm_area_struct *find_vma_prev(struct mm_struct *mm, unsigned long 
 	return NULL;
 }
 
-/* Link vma, which overlaps no VMA of mm, into mm->mmap in address order. */
+/* A new file VMA (a copy's shared link is stale) goes on its mapping's
+ * i_mmap, for the reverse map (Linux's __vma_link_file). */
+static void vma_link_file(struct vm_area_struct *vma)
+{
+	struct address_space *mapping;
+	unsigned long flags;
+
+	if (!vma->vm_file)
+		return;
+	mapping = vma->vm_file->f_inode->i_mapping;
+	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+	list_add_tail(&vma->shared, &mapping->i_mmap);
+	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+}
+
+/* Linux's unlink_file_vma; a VMA unlinked already stays so. */
+static void unlink_file_vma(struct vm_area_struct *vma)
+{
+	struct address_space *mapping;
+	unsigned long flags;
+
+	if (!vma->vm_file || list_empty(&vma->shared))
+		return;
+	mapping = vma->vm_file->f_inode->i_mapping;
+	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+	list_del_init(&vma->shared);
+	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+}
+
+/* Link vma, which overlaps no VMA of mm, into mm->mmap in address order,
+ * and onto its file's i_mmap. */
 static void insert_vm_struct(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	struct vm_area_struct *prev;
@@ -135,15 +177,19 @@ static void insert_vm_struct(struct mm_struct *mm, struct vm_area_struct *vma)
 	find_vma_prev(mm, vma->vm_start, &prev);
 	list_add(&vma->vm_list, prev ? &prev->vm_list : &mm->mmap);
 	mm->map_count++;
+	vma_link_file(vma);
 }
 
-/* Unlink vma, drop its file and free it.  Its pages were zapped or now
- * belong to a neighbour that absorbed its range; the caller fixes the
+/* Unlink vma (from its mm, its file's i_mmap and its anon_vma), drop its
+ * file and free it.  Its pages were zapped or now belong to a neighbour
+ * that absorbed its range (and its anon_vma); the caller fixes the
  * counters. */
 static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	list_del(&vma->vm_list);
 	mm->map_count--;
+	unlink_file_vma(vma);
+	anon_vma_unlink(vma);
 	if (vma->vm_file)
 		fput(vma->vm_file);
 	kfree(vma);
@@ -192,6 +238,8 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	}
 	if (new->vm_file)
 		get_file(new->vm_file);
+	vma_link_file(new);
+	anon_vma_link(new);
 	mm->map_count++;
 	return 0;
 }
@@ -221,11 +269,36 @@ int split_vma_range(struct mm_struct *mm, unsigned long start, unsigned long end
 	return 0;
 }
 
+/*
+ * May VMAs with these anon_vmas be one?  Only if one has none or both
+ * have the same: the merged VMA is on one anon_vma's list, and must still
+ * be found from every anonymous page either could map (Linux's
+ * is_mergeable_anon_vma).
+ */
+static bool is_mergeable_anon_vma(const struct anon_vma *a, const struct anon_vma *b)
+{
+	return !a || !b || a == b;
+}
+
 /* a lies just below b and the two could be one VMA. */
 static bool can_vma_merge(const struct vm_area_struct *a, const struct vm_area_struct *b)
 {
 	return a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
-	       a->vm_file == b->vm_file && a->vm_pgoff + vma_pages(a) == b->vm_pgoff;
+	       a->vm_file == b->vm_file && a->vm_pgoff + vma_pages(a) == b->vm_pgoff &&
+	       is_mergeable_anon_vma(a->anon_vma, b->anon_vma);
+}
+
+/* keep grows over gone, just above it (can_vma_merge), and takes its
+ * anon_vma if it has none; gone is removed. */
+static void vma_absorb(struct mm_struct *mm, struct vm_area_struct *keep,
+		       struct vm_area_struct *gone)
+{
+	keep->vm_end = gone->vm_end;
+	if (!keep->anon_vma && gone->anon_vma) {
+		keep->anon_vma = gone->anon_vma;
+		anon_vma_link(keep);
+	}
+	remove_vma(mm, gone);
 }
 
 struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_struct *vma)
@@ -234,15 +307,35 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_struct *vm
 	struct vm_area_struct *next = vma_next(vma);
 
 	if (prev && can_vma_merge(prev, vma)) {
-		prev->vm_end = vma->vm_end;
-		remove_vma(mm, vma);
+		vma_absorb(mm, prev, vma);
 		vma = prev;
 	}
-	if (next && can_vma_merge(vma, next)) {
-		vma->vm_end = next->vm_end;
-		remove_vma(mm, next);
-	}
+	if (next && can_vma_merge(vma, next))
+		vma_absorb(mm, vma, next);
 	return vma;
+}
+
+/* a and b (adjacent) are alike enough that they may one day merge, if
+ * their protections come to agree (Linux's anon_vma_compatible). */
+static bool anon_vma_compatible(const struct vm_area_struct *a, const struct vm_area_struct *b)
+{
+	unsigned long rwx = VM_READ | VM_WRITE | VM_EXEC;
+
+	return a->vm_end == b->vm_start && a->vm_file == b->vm_file &&
+	       (a->vm_flags & ~rwx) == (b->vm_flags & ~rwx) &&
+	       a->vm_pgoff + vma_pages(a) == b->vm_pgoff;
+}
+
+struct anon_vma *find_mergeable_anon_vma(struct vm_area_struct *vma)
+{
+	struct vm_area_struct *prev = vma_prev(vma);
+	struct vm_area_struct *next = vma_next(vma);
+
+	if (prev && prev->anon_vma && anon_vma_compatible(prev, vma))
+		return prev->anon_vma;
+	if (next && next->anon_vma && anon_vma_compatible(vma, next))
+		return next->anon_vma;
+	return NULL;
 }
 
 /*
@@ -319,13 +412,22 @@ struct mm_struct *mm_alloc(void)
 	return mm;
 }
 
-/* Unmap and free every VMA and the page tables (Linux's exit_mmap). */
+/*
+ * Unmap and free every VMA and the page tables (Linux's exit_mmap).  The
+ * VMAs leave the reverse map before the tables go (as in Linux's
+ * free_pgtables): remove_vma's fput may sleep, and a truncation that ran
+ * meanwhile must not find a VMA whose page tables are gone.
+ */
 static void exit_mmap(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *tmp;
 
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		zap_page_range(vma, vma->vm_start, vma->vm_end);
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		unlink_file_vma(vma);
+		anon_vma_unlink(vma);
+	}
 	free_pgtables(mm);
 	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list)
 		remove_vma(mm, vma);
@@ -381,6 +483,9 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 			get_file(tmp->vm_file);
 		list_add_tail(&tmp->vm_list, &mm->mmap);
 		mm->map_count++;
+		/* Before its PTEs exist, so the reverse map finds them. */
+		vma_link_file(tmp);
+		anon_vma_link(tmp);
 		vm_stat_account(mm, tmp->vm_flags, vma_pages(tmp));
 		if (copy_page_range(mm, oldmm, mpnt))
 			goto fail;

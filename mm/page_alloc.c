@@ -72,6 +72,7 @@
 #include <mm/gfp.h>
 #include <mm/mm.h>
 #include <mm/page_alloc.h>
+#include <mm/rmap.h>
 #include <mm/swap.h>
 #include <mm/vmstat.h>
 #include <pageturn/panic.h>
@@ -288,12 +289,16 @@ static struct zone *block_zone(const char *caller, struct page *page, unsigned i
 
 /*
  * A page being freed must be unused: not mapped, in no mapping, no
- * references, none of PAGE_FLAGS_CHECK_AT_FREE.  Then drop what a used
- * page may still carry (PG_referenced, PG_uptodate, PG_dirty, PG_reclaim,
- * PG_swapbacked, private), so a free page carries only its zone.
+ * references, none of PAGE_FLAGS_CHECK_AT_FREE.  An anonymous page keeps
+ * its anon_vma in page->mapping until here (mm/rmap.h): that goes first.
+ * Then drop what a used page may still carry (PG_referenced,
+ * PG_uptodate, PG_dirty, PG_reclaim, PG_swapbacked, private), so a free
+ * page carries only its zone.
  */
 static void free_pages_check(struct page *page)
 {
+	if (PageAnon(page))
+		page->mapping = NULL;
 	if (page_mapcount(page) || page->mapping || page_count(page) ||
 	    (page->flags & PAGE_FLAGS_CHECK_AT_FREE))
 		bad_page(__func__, page);

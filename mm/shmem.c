@@ -594,13 +594,17 @@ static int shmem_rename(struct inode *old_dir, const char *old_name, struct inod
 	return 0;
 }
 
+/* The size goes first, as in Linux's vmtruncate: a fault while
+ * truncate_inode_pages sleeps for a page lock sees the new end. */
 static int shmem_truncate(struct inode *inode, loff_t size)
 {
-	if (size < inode->i_size) {
+	loff_t old = inode->i_size;
+
+	inode->i_size = size;
+	if (size < old) {
 		truncate_inode_pages(&SHMEM_I(inode)->mapping, size);
 		shmem_recalc_inode(inode);
 	}
-	inode->i_size = size;
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 #include <mm/backing-dev.h>
 #include <mm/mm_types.h>
 #include <pageturn/list.h>
+#include <pageturn/spinlock.h>
 #include <pageturn/types.h>
 
 #define RADIX_TREE_MAP_SHIFT	6
@@ -131,6 +132,8 @@ struct address_space {
 	unsigned long flags;			/* AS_* bits */
 	struct file_ra_state ra;		/* until struct file exists */
 	struct backing_dev_info *backing_dev_info;	/* NULL: VM_MAX_READAHEAD */
+	spinlock_t i_mmap_lock;			/* guards i_mmap */
+	struct list_head i_mmap;		/* VMAs mapping it, by vma->shared (mm/rmap.c) */
 };
 
 /*

@@ -6,8 +6,10 @@
  *   flags      PG_* bits (mm/page-flags.h), zone number in the top bits
  *   _count     references; 0 = free (in the buddy allocator or unused)
  *   _mapcount  page-table entries mapping the page, minus one (-1 = none)
- *   mapping    the address_space of a page-cache page (NULL otherwise)
- *   index      the page's offset in its mapping, in pages
+ *   mapping    the address_space of a page-cache page; for an anonymous
+ *              page its anon_vma with PAGE_MAPPING_ANON added (mm/rmap.h)
+ *   index      the page's offset in its mapping, in pages (an anonymous
+ *              page's: its linear index, vma->vm_pgoff + its page in vma)
  *   private    buddy order when PG_buddy; swap entry when PG_swapcache
  *   lru        list link: a buddy free list, an LRU list, a slab list
  *
@@ -46,10 +48,12 @@ _Static_assert(sizeof(struct page) <= 64, "struct page must stay within 64 bytes
  * a file starting at page vm_pgoff.  The VMAs of an mm are kept on
  * mm->mmap sorted by address, never overlapping, both ends page-aligned,
  * and no two neighbours that could be one (same flags, file and
- * contiguous offset) are left apart.
+ * contiguous offset, and anon_vmas that may be one: mm/mmap.c) are left
+ * apart.  mm/rmap.c explains shared and anon_vma, the reverse map.
  */
 struct file;
 struct mm_struct;
+struct anon_vma;
 
 struct vm_area_struct {
 	struct mm_struct *vm_mm;
@@ -58,8 +62,12 @@ struct vm_area_struct {
 	unsigned long vm_flags;		/* VM_* (mm/mmap.h) */
 	uint64_t vm_page_prot;		/* _PAGE_* bits for its PTEs (vm_get_page_prot) */
 	struct file *vm_file;		/* held (f_count); NULL for anonymous memory */
-	pgoff_t vm_pgoff;		/* file offset of vm_start, in pages */
+	pgoff_t vm_pgoff;		/* file offset of vm_start, in pages;
+					 * anonymous: vm_start >> PAGE_SHIFT */
 	struct list_head vm_list;	/* on vm_mm->mmap, by address */
+	struct list_head shared;	/* a file VMA: on its mapping's i_mmap */
+	struct anon_vma *anon_vma;	/* NULL until its first anonymous page */
+	struct list_head anon_vma_node;	/* on anon_vma->head while anon_vma is set */
 };
 
 struct mm_struct {

@@ -18,6 +18,7 @@
 #include <uapi/mman.h>
 
 struct pt_regs;
+struct address_space;
 
 /* The top of user space: one page below the canonical hole, as Linux. */
 #define TASK_SIZE	0x00007ffffffff000ul
@@ -73,8 +74,9 @@ void mmput(struct mm_struct *mm);
 
 /*
  * fork: a copy of oldmm.  Every VMA is duplicated (files get another
- * reference) and its page tables copied by copy_page_range, so private
- * writable pages become copy-on-write in both.  NULL when out of memory,
+ * reference; the copy joins its original's anon_vma and its file's
+ * i_mmap, mm/rmap.c) and its page tables copied by copy_page_range, so
+ * private writable pages become copy-on-write in both.  NULL when out of memory,
  * with nothing left allocated.
  */
 struct mm_struct *dup_mm(struct mm_struct *oldmm);
@@ -190,6 +192,15 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma,
  * pages are kept (free_pgtables frees them).
  */
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
+
+/*
+ * Unmap every page of mapping's file from byte holebegin on, for holelen
+ * bytes (0: to the end), in every VMA mapping it (mapping->i_mmap),
+ * private copies of those pages included, as zap_page_range does.
+ * Truncation calls it, so that no PTE maps a page past the end of the
+ * file.  Any context that may take i_mmap_lock; never sleeps.
+ */
+void unmap_mapping_range(struct address_space *mapping, uint64_t holebegin, uint64_t holelen);
 
 /* Give the present PTEs of [start, end) in vma protection newprot (a
  * private writable VMA's pages stay read-only until their write fault). */

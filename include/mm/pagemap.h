@@ -107,8 +107,11 @@ int filemap_write_and_wait(struct address_space *mapping);
 
 /*
  * Drop every page wholly past byte lstart (dirty data there is discarded)
- * and zero the cached part of the page holding lstart beyond it.  Pages
- * leave their LRU list and are freed once the last user lets go.
+ * and zero the cached part of the page holding lstart beyond it.  First
+ * every PTE mapping that range goes, in every process, private copies of
+ * its pages included (unmap_mapping_range), so that an access there
+ * faults and finds the file's end: SIGBUS.  Pages leave their LRU list
+ * and are freed once the last user lets go.  Process context; sleeps.
  */
 void truncate_inode_pages(struct address_space *mapping, uint64_t lstart);
 

@@ -1,25 +1,26 @@
 /*
- * What a page is to the page tables that map it (Linux's PageAnon and
- * page_mapped, include/linux/mm.h, v2.6.28).  mm/memory.c keeps the
- * counts; the essay there explains them.
+ * The reverse map: from a page to the page-table entries that map it
+ * (Linux's include/linux/rmap.h and PageAnon, v2.6.28).  mm/rmap.c
+ * implements it and explains the structures; mm/memory.c keeps the
+ * counts as it maps and unmaps.
  *
  * Two kinds of page are mapped into user space:
  *
  *   anonymous   memory with no file behind it: a process's heap, stack,
  *               MAP_ANONYMOUS mappings and its private copies of file
- *               pages.  It has PG_swapbacked (it lives on the anon LRU
- *               lists) and no mapping: page->mapping is NULL.
+ *               pages.  page->mapping points at the anon_vma of the VMA
+ *               it was first mapped in, with PAGE_MAPPING_ANON (bit 0)
+ *               added, and page->index is its linear index in that VMA
+ *               (vma_address inverts it).  It has PG_swapbacked.
  *   file        a page-cache page: page->mapping is its file's
- *               address_space.  A tmpfs page is a file page too, although
- *               it has PG_swapbacked.
+ *               address_space, whose i_mmap lists the VMAs mapping the
+ *               file.  A tmpfs page is a file page too, although it has
+ *               PG_swapbacked.
  *
- * So the rule is: anonymous iff PG_swapbacked and mapping == NULL.  (Linux
- * marks anonymous pages with a tagged page->mapping pointing at their
- * anon_vma; Pageturn has no reverse map yet, so nothing is stored there.
- * Without one, truncation cannot unmap a page as Linux does: a page-cache
- * page truncated while still mapped loses its mapping but stays mapped,
- * and a tmpfs page then also loses PG_swapbacked (mm/filemap.c), so it
- * still counts as a file page until its last mapping goes.)
+ * So PageAnon is the tag bit and nothing else.  An anonymous page keeps
+ * its tagged mapping after its last unmap, until it is freed
+ * (free_pages_check clears it), as in Linux: a page's anon_vma is only
+ * reliable while the page is mapped.
  *
  * page->_mapcount counts the page-table entries mapping the page, in every
  * address space, minus one: -1 when it is mapped nowhere.
@@ -28,10 +29,43 @@
 #define MM_RMAP_H
 
 #include <mm/mm.h>
+#include <pageturn/list.h>
+#include <pageturn/spinlock.h>
+
+struct vm_area_struct;
+struct address_space;
+
+/*
+ * The VMAs that may map an anonymous page: the VMA it was faulted in,
+ * the copies fork made of that VMA (in the children, grandchildren...),
+ * and the pieces split_vma cut from any of them.  Each is on head through
+ * its anon_vma_node.  Freed when the last VMA leaves.
+ */
+struct anon_vma {
+	spinlock_t lock;		/* guards head */
+	struct list_head head;		/* VMAs, by vma->anon_vma_node */
+};
+
+#define PAGE_MAPPING_ANON	1ul
 
 static inline bool PageAnon(const struct page *page)
 {
-	return PageSwapBacked(page) && page->mapping == NULL;
+	return ((unsigned long)page->mapping & PAGE_MAPPING_ANON) != 0;
+}
+
+/* The anon_vma of an anonymous page (NULL for any other page). */
+static inline struct anon_vma *page_anon_vma(const struct page *page)
+{
+	if (!PageAnon(page))
+		return NULL;
+	return (struct anon_vma *)((unsigned long)page->mapping - PAGE_MAPPING_ANON);
+}
+
+/* The address_space of a page-cache page, NULL for an anonymous or
+ * unmapped one (Linux's page_mapping, without a swap cache). */
+static inline struct address_space *page_mapping(const struct page *page)
+{
+	return PageAnon(page) ? NULL : page->mapping;
 }
 
 /* Is the page mapped by at least one page-table entry? */
@@ -39,5 +73,76 @@ static inline bool page_mapped(const struct page *page)
 {
 	return page->_mapcount >= 0;
 }
+
+/* The anon_vma slab cache ("anon_vma" in /proc/slabinfo).  Boot, once. */
+void anon_vma_init(void);
+
+/*
+ * Give vma an anon_vma before its first anonymous page is mapped: a
+ * neighbour's, if vma could merge with it (find_mergeable_anon_vma), or a
+ * new one.  0, or -ENOMEM.  Process context; may sleep to allocate.
+ */
+int anon_vma_prepare(struct vm_area_struct *vma);
+
+/* vma, a copy (fork) or a piece (split_vma) of a VMA whose anon_vma it
+ * carries, joins that anon_vma's list.  Nothing for a NULL anon_vma. */
+void anon_vma_link(struct vm_area_struct *vma);
+
+/* vma leaves its anon_vma's list (munmap, exit, a merge that removes
+ * it); the last VMA to leave frees the anon_vma. */
+void anon_vma_unlink(struct vm_area_struct *vma);
+
+/*
+ * The counts, kept by mm/memory.c as PTEs come and go (each comes with
+ * one page reference the caller takes or drops):
+ *   page_add_new_anon_rmap  a new anonymous page's first PTE, at address
+ *                           in vma (which has its anon_vma): mapping,
+ *                           index, _mapcount 0, NR_ANON_PAGES;
+ *   page_add_anon_rmap      another PTE of an anonymous page at address
+ *                           in vma (the page is already vma's anon_vma's);
+ *   page_add_file_rmap      another PTE of a page-cache page;
+ *   page_dup_rmap           fork copied a PTE: one more of either kind;
+ *   page_remove_rmap        one PTE fewer; the last uncounts the page.
+ */
+void page_add_new_anon_rmap(struct page *page, struct vm_area_struct *vma,
+			    unsigned long address);
+void page_add_anon_rmap(struct page *page, struct vm_area_struct *vma,
+			unsigned long address);
+void page_add_file_rmap(struct page *page);
+void page_dup_rmap(struct page *page);
+void page_remove_rmap(struct page *page);
+
+/*
+ * How many PTEs mapping page had the accessed bit set (each is cleared,
+ * and its TLB entry flushed).  PG_referenced is the caller's to test and
+ * clear.  A VM_LOCKED VMA stops the walk without counting, so that the
+ * page goes on to try_to_unmap.  is_locked: the caller holds the page
+ * lock; else a file page the lock of which is taken by someone else
+ * counts as referenced (its mapping may be changing).  Never sleeps.
+ */
+int page_referenced(struct page *page, int is_locked);
+
+/* try_to_unmap's results (Linux's). */
+enum {
+	SWAP_SUCCESS,	/* no PTE maps the page any more */
+	SWAP_AGAIN,	/* some PTE could not be reached: try later */
+	SWAP_FAIL,	/* the page must stay mapped (see try_to_unmap) */
+};
+
+/*
+ * Clear every PTE mapping page (called with the page locked): each one's
+ * dirty bit goes to the page (set_page_dirty), its rss count and its page
+ * reference go.  SWAP_FAIL, with the PTEs walked so far cleared, when a
+ * VMA mapping it is VM_LOCKED, when a PTE is young (accessed since
+ * page_referenced looked: the page is in use), and for an anonymous page
+ * not in the swap cache.  migration is Linux's flag for page migration,
+ * which skips the VM_LOCKED and young tests; reclaim passes 0.  Never
+ * sleeps.
+ */
+int try_to_unmap(struct page *page, int migration);
+
+/* The user address of page in vma, or -EFAULT when the page's index lies
+ * outside the VMA (Linux's vma_address). */
+unsigned long vma_address(const struct page *page, const struct vm_area_struct *vma);
 
 #endif

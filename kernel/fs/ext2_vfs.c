@@ -253,10 +253,20 @@ static int ext2_vfs_rename(struct inode *old_dir, const char *old_name, struct i
 	return err;
 }
 
+/*
+ * A shrinking truncation lowers the size page faults see (inode->i_size)
+ * first, as Linux's vmtruncate does: ext2_truncate sleeps on the disk
+ * after it unmapped and dropped the pages past the end, and a fault then
+ * must not read a page there back in and map it.  ext2_update_attrs
+ * puts back the size ext2 ended with, the old one if it failed.
+ */
 static int ext2_vfs_truncate(struct inode *inode, loff_t size)
 {
-	int err = ext2_truncate(EXT2_I(inode), size);
+	int err;
 
+	if (size < inode->i_size)
+		inode->i_size = size;
+	err = ext2_truncate(EXT2_I(inode), size);
 	ext2_update_attrs(inode);
 	return err;
 }

@@ -24,6 +24,8 @@
  *     kernel addresses and ranges running out of a mapping; strings and
  *     path names; the stack grows down on a fault below it; PROT_NONE
  *     memory cannot be read and keeps its data;
+ *   - page_referenced counts and clears the accessed bits the CPU set,
+ *     flushing the TLB so the next access sets them again;
  *   - lock_page, which file faults take, sleeps while another task holds
  *     the page lock and gets it once that task unlocks.
  * Each case unmaps and frees what it made.
@@ -262,6 +264,57 @@ leave:
 		mmput(child);
 	mmput(mm);
 	KTEST_EXPECT_EQ(t, stat_of(NR_ANON_PAGES), anon0);
+}
+
+/*
+ * page_referenced on the real CPU: it counts the PTEs the CPU marked
+ * accessed, in the live address space and in one that is not loaded, and
+ * clears them; the live one's TLB entry is flushed with it, so the next
+ * access marks the PTE again (a stale TLB entry would let the CPU skip
+ * the page-table walk that sets the bit).  An anonymous page cannot be
+ * unmapped without a swap cache.
+ */
+KTEST(memory, page_referenced_sees_the_cpu)
+{
+	struct mm_struct *mm, *child = NULL, *old;
+	struct page *page;
+	uint8_t buf[8] = { 1 };
+	long addr;
+
+	mm = enter_new_mm(t, 0, &old, &addr);
+	if (!mm)
+		return;
+	KTEST_EXPECT_EQ(t, copy_to_user((void __user *)addr, buf, sizeof(buf)), 0);
+	page = user_page(mm, addr, NULL);
+	child = dup_mm(mm);
+	KTEST_EXPECT(t, child != NULL && page != NULL);
+	if (!child || !page)
+		goto leave;
+	/* The parent's PTE is young from the write, the child's starts old. */
+	KTEST_EXPECT_EQ(t, page_referenced(page, 0), 1);
+	KTEST_EXPECT_EQ(t, page_referenced(page, 0), 0);
+	/* The first read loads the TLB entry; after page_referenced the
+	 * second must walk the page table again. */
+	KTEST_EXPECT_EQ(t, copy_from_user(buf, (void __user *)addr, sizeof(buf)), 0);
+	KTEST_EXPECT_EQ(t, page_referenced(page, 0), 1);
+	KTEST_EXPECT_EQ(t, copy_from_user(buf, (void __user *)addr, sizeof(buf)), 0);
+	KTEST_EXPECT_EQ(t, page_referenced(page, 0), 1);
+	enter_mm(child);
+	KTEST_EXPECT_EQ(t, copy_from_user(buf, (void __user *)addr, sizeof(buf)), 0);
+	enter_mm(mm);
+	KTEST_EXPECT_EQ(t, copy_from_user(buf, (void __user *)addr, sizeof(buf)), 0);
+	KTEST_EXPECT_EQ(t, page_referenced(page, 0), 2);
+	KTEST_EXPECT_EQ(t, page_referenced(page, 0), 0);
+
+	lock_page(page);
+	KTEST_EXPECT_EQ(t, try_to_unmap(page, 0), SWAP_FAIL);
+	unlock_page(page);
+	KTEST_EXPECT_EQ(t, page_mapcount(page), 2);
+leave:
+	enter_mm(old);
+	if (child)
+		mmput(child);
+	mmput(mm);
 }
 
 KTEST(memory, file_private_and_shared)

@@ -14,6 +14,7 @@
 #include <mm/mm.h>
 #include <mm/page_alloc.h>
 #include <mm/slab.h>
+#include <mm/rmap.h>
 #include <mm/vmstat.h>
 #include <uapi/errno.h>
 
@@ -69,6 +70,10 @@ void __free_pages(struct page *page, unsigned int order)
 	assert_int_equal(block_order[pfn], order + 1);
 	for (i = 0; i < n; i++) {
 		assert_int_equal(page[i].flags & PAGE_FLAGS_CHECK_AT_FREE, 0);
+		/* An anonymous page keeps its anon_vma until freed, as
+		 * free_pages_check clears it. */
+		if (PageAnon(&page[i]))
+			page[i].mapping = NULL;
 		assert_null(page[i].mapping);
 		page[i]._count = 0;
 	}
@@ -139,8 +144,11 @@ void fake_memory_init(void)
 	assert_non_null(mem_map);
 	host_phys_base = (uintptr_t)fake_mem;
 	max_pfn = FAKE_MACHINE_PAGES;
-	for (pfn = 0; pfn < FAKE_MACHINE_PAGES; pfn++)
+	/* Free pages are mapped nowhere: _mapcount -1, as the kernel's. */
+	for (pfn = 0; pfn < FAKE_MACHINE_PAGES; pfn++) {
 		set_page_zone(&mem_map[pfn], ZONE_NORMAL);
+		mem_map[pfn]._mapcount = -1;
+	}
 	contig_page_data.node_zones[ZONE_NORMAL].zone_pgdat = &contig_page_data;
 	for_each_lru(l)
 		INIT_LIST_HEAD(&contig_page_data.node_zones[ZONE_NORMAL].lru[l].list);

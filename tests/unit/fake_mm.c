@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <fs/fs.h>
 #include <mm/slab.h>
 #include <uapi/errno.h>
 
@@ -250,8 +251,35 @@ int populate_vma_range(struct vm_area_struct *vma, unsigned long start,
 
 struct file *fake_fd_table[FAKE_NR_FDS];
 
-/* Any non-NULL pointer does: the VMA layer only tests i_mapping. */
-static char fake_address_space;
+/* The VMA layer tests i_mapping and links file VMAs on its i_mmap. */
+static struct address_space fake_address_space = {
+	.i_mmap = LIST_HEAD_INIT(fake_address_space.i_mmap),
+};
+
+/* The VMA layer checks that every file VMA is on i_mmap: */
+unsigned long fake_i_mmap_count(void)
+{
+	struct list_head *p;
+	unsigned long n = 0;
+
+	list_for_each(p, &fake_address_space.i_mmap)
+		n++;
+	return n;
+}
+
+/* ---- the reverse map ------------------------------------------------------- */
+
+/* The fake faults above map no anonymous page, so no VMA here ever gets
+ * an anon_vma: there is nothing to link. */
+void anon_vma_link(struct vm_area_struct *vma)
+{
+	assert_null(vma->anon_vma);
+}
+
+void anon_vma_unlink(struct vm_area_struct *vma)
+{
+	assert_null(vma->anon_vma);
+}
 
 struct file *fake_file_new(unsigned int f_mode, bool mappable)
 {
@@ -261,7 +289,7 @@ struct file *fake_file_new(unsigned int f_mode, bool mappable)
 	assert_non_null(file);
 	assert_non_null(inode);
 	if (mappable)
-		inode->i_mapping = (struct address_space *)&fake_address_space;
+		inode->i_mapping = &fake_address_space;
 	file->f_inode = inode;
 	file->f_mode = f_mode;
 	file->f_count = 1;

@@ -89,6 +89,10 @@ extern struct file *fake_fd_table[FAKE_NR_FDS];
  * with f_mode, holding one reference (the caller's).  fake_file_free
  * checks that exactly that reference is left. */
 struct file *fake_file_new(unsigned int f_mode, bool mappable);
+
+/* How many VMAs are on the mappable fake files' i_mmap (they share one
+ * address_space). */
+unsigned long fake_i_mmap_count(void);
 void fake_file_free(struct file *file);
 
 /* ---- the running task ---- */

@@ -75,6 +75,8 @@ static int teardown(void **state)
 	mm = NULL;
 	fake_task.mm = NULL;
 	assert_int_equal(fake_kmalloc_live, 0);
+	/* Every file VMA left its file's i_mmap when it was freed. */
+	assert_int_equal(fake_i_mmap_count(), 0);
 	return 0;
 }
 

@@ -58,6 +58,7 @@ static const struct test tests[] = {
 	{ "brk", 0 },
 	{ "demand_paging", 0 },
 	{ "file_mmap", 0 },
+	{ "truncate_mmap", 0 },
 	{ "enoexec", 0 },
 	{ "sh_script", 0 },
 	{ "tool_numbers", 0 },
