@@ -551,6 +551,45 @@ void truncate_inode_pages(struct address_space *mapping, uint64_t lstart)
 	}
 }
 
+/*
+ * Linux's invalidate_mapping_pages (for drop_caches): drop the pages of
+ * mapping with index in [start, end] that nothing needs -- unlocked
+ * (trylock_page: a locked page is being read, written or truncated),
+ * clean, not under writeback and mapped by no page table.  A tmpfs
+ * mapping (swap-backed) keeps all its pages: they are the only copy of
+ * its data.  Returns the pages dropped.  Never sleeps: a caller walking
+ * a list of inodes may rely on the list not changing under it.
+ */
+unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end)
+{
+	struct page *pages[PAGEVEC_SIZE], *page;
+	unsigned long dropped = 0;
+	pgoff_t index = start;
+	unsigned int i, n;
+
+	if (mapping_cap_swap_backed(mapping))
+		return 0;
+	while (index <= end && (n = find_get_pages(mapping, index, PAGEVEC_SIZE, pages)) > 0) {
+		index = pages[n - 1]->index + 1;
+		for (i = 0; i < n; i++) {
+			page = pages[i];
+			if (page->index <= end && trylock_page(page)) {
+				if (page->mapping == mapping && !PageDirty(page) &&
+				    !PageWriteback(page) && !page_mapped(page)) {
+					delete_from_page_cache(page);
+					dropped++;
+				} else {
+					unlock_page(page);
+				}
+			}
+			page_cache_release(page);
+		}
+		if (index == 0)		/* wrapped past the last index */
+			break;
+	}
+	return dropped;
+}
+
 /* ---- read() and write() ----------------------------------------------- */
 
 /*

@@ -78,6 +78,7 @@
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
+#include <pageturn/sysctl.h>
 
 struct pglist_data contig_page_data;
 struct page *mem_map;
@@ -816,6 +817,25 @@ void init_per_zone_pages_min(void)
 	min_free_kbytes = (int)kbytes;
 	setup_per_zone_pages_min();
 	setup_per_zone_lowmem_reserve();
+}
+
+/*
+ * /proc/sys/vm/min_free_kbytes (Linux's min_free_kbytes_sysctl_handler):
+ * a value of at least 0 replaces the boot-time one and every zone's
+ * watermarks follow it (setup_per_zone_pages_min); lowmem_reserve does
+ * not depend on it.  As on Linux there is no upper bound: a value near
+ * the memory's size leaves almost nothing to allocate without reclaim.
+ */
+int min_free_kbytes_sysctl_handler(const struct ctl_table *table, int write, void *buffer,
+				   size_t *lenp, loff_t *ppos)
+{
+	int err = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (err)
+		return err;
+	if (write)
+		setup_per_zone_pages_min();
+	return 0;
 }
 
 /* ---- reports --------------------------------------------------------- */

@@ -55,6 +55,8 @@ const char *const vmstat_text[] = {
 	"pgfault",
 	"pgmajfault",
 	"allocstall",
+	"drop_pagecache",
+	"drop_slab",
 };
 
 _Static_assert(ARRAY_SIZE(vmstat_text) == NR_VM_ZONE_STAT_ITEMS + NR_VM_EVENT_ITEMS,

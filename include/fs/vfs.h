@@ -443,9 +443,11 @@ unsigned long prune_icache(unsigned long nr);
  * of sb is still held. */
 int invalidate_inodes(struct super_block *sb);
 /*
- * Linux's "echo 3 > /proc/sys/vm/drop_caches": sync, evict every unused
- * inode (and with it its page cache), drop the unreferenced buffers of
- * every mounted device and give the kmalloc caches' empty slabs back.
+ * A clean slate for the kernel's tests: sync, evict every unused inode
+ * (and with it its page cache), drop the unreferenced buffers of every
+ * mounted device and give the kmalloc caches' empty slabs back.  More
+ * than "echo 3 > /proc/sys/vm/drop_caches" (drop_caches_sysctl_handler),
+ * which writes nothing back and leaves the buffer cache.
  */
 void drop_caches(void);
 

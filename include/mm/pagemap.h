@@ -116,6 +116,13 @@ int filemap_write_and_wait(struct address_space *mapping);
 void truncate_inode_pages(struct address_space *mapping, uint64_t lstart);
 
 /*
+ * Drop the clean, unlocked, unmapped pages of mapping with index in
+ * [start, end] (dirty, writeback, mapped and locked pages stay; so does
+ * every page of a tmpfs mapping).  The count dropped.  Never sleeps.
+ */
+unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end);
+
+/*
  * read() through the cache: copy bytes at pos, stopping at isize, from the
  * cached pages straight into to (copy_page_to_iter), until to is full,
  * reading missing pages with readpage and sequential runs ahead with a

@@ -39,6 +39,8 @@ enum vm_event_item {
 	PGFAULT,		/* page faults handled (handle_mm_fault) */
 	PGMAJFAULT,		/* of them, faults that waited for a read */
 	ALLOCSTALL,		/* entries into direct reclaim */
+	DROP_PAGECACHE,		/* writes to drop_caches that dropped the page cache */
+	DROP_SLAB,		/* ... that dropped the unused inodes and free slabs */
 	NR_VM_EVENT_ITEMS
 };
 

@@ -23,7 +23,8 @@
  * then frees an unlinked file's blocks) and the inode is freed.
  *
  * Unused inodes go under memory pressure (prune_icache, oldest first: the
- * hook for reclaim's shrinker) or on request (drop_caches).  There is no
+ * hook for reclaim's shrinker) or on request (/proc/sys/vm/drop_caches,
+ * and drop_caches() for the kernel's own tests).  There is no
  * umount, so nothing calls invalidate_inodes yet; it is here for it.
  * A linear list is fine at this size; a hash table is the obvious next
  * step.
@@ -31,8 +32,13 @@
 #include <fs/buffer_head.h>
 #include <fs/devfs.h>
 #include <fs/vfs.h>
+#include <mm/pagemap.h>
 #include <mm/slab.h>
+#include <mm/vmstat.h>
 #include <pageturn/panic.h>
+#include <pageturn/printk.h>
+#include <pageturn/sched.h>
+#include <pageturn/sysctl.h>
 #include <pageturn/wait.h>
 #include <uapi/errno.h>
 
@@ -180,6 +186,17 @@ int invalidate_inodes(struct super_block *sb)
 	return busy;
 }
 
+/* Linux's drop_slab: the unused inodes go (ext2 writes an evicted inode's
+ * dirty pages first), then the kmalloc caches' empty slabs. */
+static void drop_slab(void)
+{
+	struct cache_sizes *cs;
+
+	prune_icache((unsigned long)-1);
+	for (cs = malloc_sizes; cs->cs_size != SIZE_MAX; cs++)
+		kmem_cache_shrink(cs->cs_cachep);
+}
+
 static void drop_buffers(struct super_block *sb, void *arg)
 {
 	(void)arg;
@@ -189,15 +206,62 @@ static void drop_buffers(struct super_block *sb, void *arg)
 
 void drop_caches(void)
 {
-	struct cache_sizes *cs;
-
 	sync_filesystems();
 	prune_icache((unsigned long)-1);
 	/* Evicting wrote the inodes back into buffers: write those too. */
 	sync_filesystems();
 	iterate_supers(drop_buffers, NULL);
-	for (cs = malloc_sizes; cs->cs_size != SIZE_MAX; cs++)
-		kmem_cache_shrink(cs->cs_cachep);
+	drop_slab();
+}
+
+/*
+ * Linux's drop_pagecache_sb: the clean, unmapped, unlocked pages of every
+ * cached inode of sb, in use or not.  invalidate_mapping_pages never
+ * sleeps, so s_inodes cannot change during the walk and no inode needs
+ * holding.  An inode being read (I_NEW) is skipped.
+ */
+static void drop_pagecache_sb(struct super_block *sb, void *arg)
+{
+	struct inode *inode;
+
+	(void)arg;
+	list_for_each_entry(inode, &sb->s_inodes, i_sb_list)
+		if (!(inode->i_state & I_NEW) && inode->i_mapping && inode->i_mapping->nrpages)
+			invalidate_mapping_pages(inode->i_mapping, 0, (pgoff_t)-1);
+}
+
+int sysctl_drop_caches;
+
+/*
+ * /proc/sys/vm/drop_caches (Linux 6.1's drop_caches_sysctl_handler): a
+ * write of 1 drops the page cache's clean pages, 2 the unused inodes and
+ * free slabs, 3 both; 4 does neither and silences the console line each
+ * write prints from then on.  Nothing is written back first: dirty pages
+ * stay (an evicted inode's are written, as eviction always does), which
+ * is why one runs sync before.  As on Linux a write the handler ignores
+ * (one not at position 0) acts again on the value last written.
+ */
+int drop_caches_sysctl_handler(const struct ctl_table *table, int write, void *buffer,
+			       size_t *lenp, loff_t *ppos)
+{
+	static bool stfu;
+	int err = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (err || !write)
+		return err;
+	if (sysctl_drop_caches & 1) {
+		iterate_supers(drop_pagecache_sb, NULL);
+		count_vm_event(DROP_PAGECACHE);
+	}
+	if (sysctl_drop_caches & 2) {
+		drop_slab();
+		count_vm_event(DROP_SLAB);
+	}
+	if (!stfu)
+		pr_info("%s (%d): drop_caches: %d\n", current->comm, current->pid,
+			sysctl_drop_caches);
+	stfu |= sysctl_drop_caches & 4;
+	return 0;
 }
 
 void init_special_inode(struct inode *inode, umode_t mode, uint32_t rdev)

@@ -69,6 +69,7 @@ static const struct test tests[] = {
 	{ "blkdev", 0 },
 	{ "blkdev_rw", 0 },
 	{ "sync_merge", 0 },
+	{ "sysctl", 0 },
 	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },

@@ -12,7 +12,8 @@
 struct task_struct;
 
 /*
- * One name in a procfs directory: a regular file (mode S_IFREG | 0444)
+ * One name in a procfs directory: /proc/sys (mode S_IFDIR | 0555, no
+ * functions: proc_sysctl.c makes it), a regular file (mode S_IFREG | 0444)
  * whose text show (for /proc) or show_task (for /proc/PID) writes, or
  * a symbolic link (S_IFLNK | 0777) whose target readlink copies into
  * buf (at most len bytes, no NUL): the bytes copied or -errno; its task
@@ -60,6 +61,12 @@ static inline unsigned int proc_ino_slot(uint64_t ino)
 
 /* root.c: make inode entry e's file or symlink (i_private = e). */
 void proc_init_entry_inode(struct inode *inode, const struct proc_entry *e);
+
+/* proc_sysctl.c: /proc/sys.  Its files' inode numbers lie between
+ * /proc's entries and PROC_PID_INO_BASE. */
+void proc_sys_init_root(struct inode *inode);
+bool proc_ino_is_sys(uint64_t ino);
+int proc_sys_read_inode(struct inode *inode);
 
 /* base.c: /proc/PID. */
 /* The task /proc shows as pid, or NULL: every task but the idle task

@@ -10,6 +10,7 @@
  *   /proc/<file>      inode 2 + i, S_IFREG | 0444, size 0 (as on Linux)
  *   /proc/self        a symbolic link to the caller's pid (-ENOENT for
  *                     the idle task, which has no directory)
+ *   /proc/sys         S_IFDIR | 0555: the sysctl tables (proc_sysctl.c)
  *   /proc/PID/...     base.c
  *
  * Inode numbers encode everything (internal.h), so read_inode builds any
@@ -19,9 +20,9 @@
  * procfs inode always evicts it (drop_inode), so the inode cache never
  * keeps one past its task.
  *
- * Everything is read-only: no file has a write bit, so the VFS refuses
- * to open one for writing (-EACCES), and no directory has create, mkdir
- * or unlink.
+ * Everything but /proc/sys is read-only: no file has a write bit, so
+ * the VFS refuses to open one for writing (-EACCES), and no directory
+ * has create, mkdir or unlink.
  *
  * Reading renders the whole text into a buffer, 1 KiB first and twice as
  * large while the seq_file overflows (Linux's seq_read starts at a page;
@@ -66,6 +67,7 @@ static const struct proc_entry proc_root_entries[] = {
 	{ "filesystems", S_IFREG | 0444, .show = filesystems_proc_show },
 	{ "mounts", S_IFREG | 0444, .show = mounts_proc_show },
 	{ "diskstats", S_IFREG | 0444, .show = diskstats_show },
+	{ .name = "sys", .mode = S_IFDIR | 0555 },
 	{ "self", S_IFLNK | 0777, .readlink = proc_self_readlink },
 };
 
@@ -81,7 +83,9 @@ void proc_init_entry_inode(struct inode *inode, const struct proc_entry *e)
 	inode->i_mode = e->mode;
 	inode->i_nlink = 1;
 	inode->i_private = (void *)e;
-	if (S_ISLNK(e->mode))
+	if (S_ISDIR(e->mode))
+		proc_sys_init_root(inode);
+	else if (S_ISLNK(e->mode))
 		inode->i_op = &proc_link_inode_operations;
 	else
 		inode->i_fop = &proc_file_operations;
@@ -100,6 +104,8 @@ static int proc_read_inode(struct inode *inode)
 	}
 	if (proc_ino_is_pid(inode->i_ino))
 		return proc_pid_read_inode(inode);
+	if (proc_ino_is_sys(inode->i_ino))
+		return proc_sys_read_inode(inode);
 	if (inode->i_ino < 2 || inode->i_ino - 2 >= ARRAY_SIZE(proc_root_entries))
 		return -ENOENT;
 	proc_init_entry_inode(inode, &proc_root_entries[inode->i_ino - 2]);
