@@ -178,12 +178,15 @@ UNIT_TESTS  := $(patsubst tests/unit/test_%.c,$(B)/unit/test_%,$(wildcard tests/
 # The page cache copies through iov_iters: kernel buffers only on the host.
 UNIT_IOV_ITER := kernel/lib/iov_iter.c tests/unit/fake_uaccess.c
 UNIT_SRCS_iov_iter := $(UNIT_IOV_ITER) mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
+# mm/page_alloc.c's min_free_kbytes handler parses with kernel/sysctl.c.
+UNIT_SYSCTL := kernel/sysctl.c tests/unit/fake_sysctl.c
+UNIT_SRCS_sysctl     := $(UNIT_SYSCTL)
 UNIT_SRCS_cmdline    := kernel/cmdline.c
 UNIT_SRCS_multiboot2 := kernel/multiboot2.c
 UNIT_SRCS_vsprintf   := kernel/lib/vsprintf.c
 UNIT_SRCS_psf        := drivers/console/psf.c
 UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c kernel/fs/seq_file.c tests/unit/kernel_stubs.c \
-	tests/unit/fake_zones.c
+	tests/unit/fake_zones.c $(UNIT_SYSCTL)
 UNIT_SRCS_pgtable    := mm/pgtable.c
 UNIT_SRCS_slab       := mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_bio        := drivers/block/bio.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
@@ -215,7 +218,7 @@ UNIT_SRCS_rmap       := mm/rmap.c mm/memory.c mm/mmap.c mm/mprotect.c mm/mlock.c
 UNIT_SRCS_memory     := mm/memory.c mm/rmap.c mm/pgtable.c mm/filemap.c mm/swap.c mm/vmscan.c mm/slab.c \
 	tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c $(UNIT_IOV_ITER)
 UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
-	tests/unit/kernel_stubs.c tests/unit/fake_zones.c
+	tests/unit/kernel_stubs.c tests/unit/fake_zones.c $(UNIT_SYSCTL)
 # The bulk memory routines, assembled for the host with their global names
 # prefixed host_, beside the C library's; -no-pie for __ex_table's
 # absolute addresses.

@@ -1,0 +1,14 @@
+/*
+ * What kernel/sysctl.c's vm table names from kernel/fs/inode.c, for unit
+ * tests that link kernel/sysctl.c without the VFS: the variable, and a
+ * handler that only parses (nothing to drop here).
+ */
+#include <pageturn/sysctl.h>
+
+int sysctl_drop_caches;
+
+int drop_caches_sysctl_handler(const struct ctl_table *table, int write, void *buffer,
+			       size_t *lenp, loff_t *ppos)
+{
+	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+}
