@@ -3,6 +3,8 @@
  *
  *   - min_free_kbytes reads as "N\n", only at position 0; drop_caches
  *     (mode 0200) cannot be opened for reading, not even by root;
+ *   - a shell's redirection opens them (O_TRUNC is accepted, as Linux's
+ *     proc_sys_setattr accepts a size change and ignores it);
  *   - writes follow proc_dointvec_minmax's rules: whitespace around one
  *     number (decimal, 0x hex) is accepted, trailing bytes after a second
  *     number are left unconsumed (a short write), a write at a nonzero
@@ -389,6 +391,11 @@ int main(void)
 		return tap_done();
 	}
 	close(fd);
+	fd = open(MFK, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	tap_check(fd >= 0, "a shell's \"echo N > file\" open (O_CREAT | O_TRUNC) succeeds",
+		  "open gave %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
 	cur = read_mfk();
 	check_parsing(cur);
 	if (!on_pageturn()) {

@@ -39,6 +39,7 @@ _Static_assert(PROC_SYS_INO_BASE + 16 * PROC_SYS_SLOTS <= PROC_PID_INO_BASE,
 
 static const struct inode_operations proc_sys_dir_inode_operations;
 static const struct file_operations proc_sys_dir_operations;
+static const struct inode_operations proc_sys_file_inode_operations;
 static const struct file_operations proc_sys_file_operations;
 
 /* The inode number of /proc/sys itself (an entry of /proc). */
@@ -107,6 +108,7 @@ int proc_sys_read_inode(struct inode *inode)
 	inode->i_mode = S_IFREG | row->mode;
 	inode->i_nlink = 1;
 	inode->i_private = (void *)row;
+	inode->i_op = &proc_sys_file_inode_operations;
 	inode->i_fop = &proc_sys_file_operations;
 	return 0;
 }
@@ -154,6 +156,22 @@ static const struct inode_operations proc_sys_dir_inode_operations = {
 
 static const struct file_operations proc_sys_dir_operations = {
 	.iterate = proc_sys_iterate,
+};
+
+/*
+ * Linux's proc_sys_setattr takes a size change and does nothing with it:
+ * so a shell's "echo 3 > file", which opens with O_TRUNC, and
+ * truncate(2) succeed.
+ */
+static int proc_sys_truncate(struct inode *inode, loff_t size)
+{
+	(void)inode;
+	(void)size;
+	return 0;
+}
+
+static const struct inode_operations proc_sys_file_inode_operations = {
+	.truncate = proc_sys_truncate,
 };
 
 /* Linux's proc_sys_permission for root: the owner's bits of the mode. */
