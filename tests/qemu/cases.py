@@ -631,6 +631,30 @@ def blkdev_rw_case(build):
         check=lambda session: blkdev_rw_check(scratch) + ext2_fsck_problems(image))
 
 
+def blkdev_hostile_case(build):
+    """user/tests/blkdev_hostile.c: bad ioctl pointers and values, offsets
+    at the edges, O_APPEND, a whole-block write racing a read of the same
+    block, mmap of the node, and random bytes written over a mounted
+    ext2's metadata through its node.  /dev/vda is an ext2 of 4 KiB blocks
+    (the node's buffers are the filesystem's) with two one-page files;
+    /dev/vdb is scratch.  The kernel must survive: no panic, the program
+    passes, QEMU powers off."""
+    name = "blkdev_hostile_virtio_bios"
+    workdir = os.path.join(build, "tests", name)
+    ext2_disk(workdir, {"src1.bin": b"A" * 4096, "src2.bin": b"B" * 4096}, 4096, 16)
+    scratch = os.path.join(workdir, "scratch.img")
+    with open(scratch, "wb") as f:
+        f.truncate(4 << 20)
+    return QemuCase(
+        name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner blkdev_hostile", timeout=180,
+        qemu_args=VDA_ARGS + [
+            "-drive", "if=none,id=vd1,format=raw,file={workdir}/scratch.img",
+            "-device", "virtio-blk-pci,drive=vd1"],
+        expect=[r"^# blkdev_hostile: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"],
+        reject=USER_REJECT + (r"# skipped",))
+
+
 def user_busybox_case(build):
     """init runs /usr/tests/busybox.sh, Debian's busybox doing a user's
     everyday work; besides its own checks, the tools' raw output must
@@ -928,6 +952,7 @@ def cases(build):
         race_dirs_virtio_case(build),
         user_races_case(build),
         blkdev_rw_case(build),
+        blkdev_hostile_case(build),
         bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),

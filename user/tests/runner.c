@@ -68,6 +68,7 @@ static const struct test tests[] = {
 	{ "mount_rename", 0 },
 	{ "blkdev", 0 },
 	{ "blkdev_rw", 0 },
+	{ "blkdev_hostile", 0 },
 	{ "sync_merge", 0 },
 	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
