@@ -104,8 +104,16 @@ static long blkdev_read_iter(struct kiocb *iocb, struct iov_iter *to)
 /*
  * A block the write covers whole is taken with __getblk, not read; if
  * the copy into it comes up short and it held no valid data, it is left
- * not up to date and clean (the next reader reads the disk), and the
- * write ends before it.
+ * not up to date and clean (the next reader reads the disk).
+ *
+ * The copy must not sleep: a buffer that is not up to date has no lock
+ * while we fill it, and a reader sleeping in between would read the disk
+ * over the bytes copied so far.  So, as generic_perform_write, the source
+ * is faulted in first (a source bad part way is written up to the bad
+ * byte), and the copy runs with page faults disabled; nothing else runs
+ * during a copy that does not sleep (one CPU, no preemption).  A copy
+ * cut short all the same (the source went away while __bread slept) is
+ * retried from the fault-in.
  */
 static long blkdev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
@@ -125,22 +133,24 @@ static long blkdev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		unsigned int off = iocb->ki_pos & (bs - 1);
 		size_t n = MIN((size_t)(bs - off), iov_iter_count(from)), copied;
 		sector_t block = iocb->ki_pos / bs;
-		struct buffer_head *bh = n == bs ? __getblk(bdev, block, bs) : __bread(bdev, block, bs);
+		struct buffer_head *bh;
 
+		n -= fault_in_iov_iter_readable(from, n);
+		if (!n)
+			return done ? done : -EFAULT;
+		bh = n == bs ? __getblk(bdev, block, bs) : __bread(bdev, block, bs);
 		if (!bh)
 			return done ? done : (n == bs ? -ENOMEM : -EIO);
-		copied = copy_from_iter(bh->b_data + off, n, from);
-		if (copied == n || buffer_uptodate(bh)) {
-			if (copied)
-				mark_buffer_dirty(bh);
-		} else {
+		copied = copy_page_from_iter_atomic(bh->b_page, off, n, from);
+		if (copied != n && !buffer_uptodate(bh)) {
+			iov_iter_revert(from, copied);
 			copied = 0;
 		}
+		if (copied)
+			mark_buffer_dirty(bh);
 		brelse(bh);
 		iocb->ki_pos += copied;
 		done += copied;
-		if (copied != n)
-			return done ? done : -EFAULT;
 	}
 	return done;
 }

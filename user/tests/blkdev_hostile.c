@@ -14,6 +14,9 @@
  *     negative offset too;
  *   - O_APPEND does not move a block device's writes (Linux's
  *     blkdev_write_iter ignores it): they go at the file position;
+ *   - a write of a whole block whose source faults (a file mapping not
+ *     yet read) keeps all its bytes even when another process reads the
+ *     same block meanwhile;
  *   - mmap of the node either works (Linux) or is ENODEV, never a crash;
  *   - random bytes written over the metadata of the mounted ext2 through
  *     its node, then the filesystem used: the kernel survives (errors
@@ -22,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +34,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <dirent.h>
 #include <unistd.h>
@@ -120,6 +125,67 @@ static void append(void)
 		  got[2], got[3]);
 	tap_check(pwrite(fd, "PWRT", 4, 69632) == 4 && pread(fd, got, 4, 69632) == 4 &&
 		  !memcmp(got, "PWRT", 4), "pwrite with O_APPEND goes to its offset", "%.4s", got);
+	close(fd);
+}
+
+/*
+ * Process A writes a whole 4 KiB block of the scratch disk from two file
+ * mappings (half from each), the second not yet in the page cache, so its
+ * copy sleeps in a page fault half way, with the block's buffer new and
+ * not up to date; process
+ * B, waiting for A's flag, reads the same block meanwhile.  A's bytes must
+ * all be there afterwards.
+ */
+static void write_read_race(void)
+{
+	const off_t block = 1 << 20;
+	volatile int *flag = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				  -1, 0);
+	int fd = open(DISK, O_RDWR), f1 = open("/mnt/src1.bin", O_RDONLY),
+	    f2 = open("/mnt/src2.bin", O_RDONLY);
+	char *m1, *m2, got[4096];
+	struct iovec iov[2];
+	int status, bad = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (flag == MAP_FAILED || fd < 0 || f1 < 0 || f2 < 0)
+		tap_bail("race setup: %s", strerror(errno));
+	m1 = mmap(NULL, 4096, PROT_READ, MAP_SHARED, f1, 0);
+	m2 = mmap(NULL, 4096, PROT_READ, MAP_SHARED, f2, 0);
+	if (m1 == MAP_FAILED || m2 == MAP_FAILED)
+		tap_bail("mmap src: %s", strerror(errno));
+	/* The first half's page is read now, so the copy has done 2048 bytes
+	 * when it sleeps on the second half's. */
+	if (*(volatile char *)(m1 + 2048) != 'A')
+		tap_bail("src1.bin does not hold 'A'");
+	*flag = 0;
+	pid = test_fork();
+	if (pid == 0) {
+		while (!*flag)
+			sched_yield();
+		_exit(pread(fd, got, 4096, block) == 4096 ? 0 : 1);
+	}
+	sched_yield();
+	iov[0] = (struct iovec){ m1 + 2048, 2048 };
+	iov[1] = (struct iovec){ m2, 2048 };
+	*flag = 1;
+	n = pwritev(fd, iov, 2, block);
+	test_wait(pid, &status, 0);
+	tap_check(n == 4096, "pwritev of a block from faulting mappings", "%zd, %s", n,
+		  strerror(errno));
+	tap_check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the racing reader read", NULL);
+	tap_check(fsync(fd) == 0, "fsync", NULL);
+	memset(got, 0, sizeof(got));
+	n = pread(fd, got, 4096, block);
+	for (int i = 0; i < 4096; i++)
+		bad += got[i] != (i < 2048 ? 'A' : 'B');
+	tap_check(n == 4096 && bad == 0, "every byte of the write is in the block",
+		  "%zd, %d bytes differ", n, bad);
+	munmap(m1, 4096);
+	munmap(m2, 4096);
+	close(f1);
+	close(f2);
 	close(fd);
 }
 
@@ -240,6 +306,7 @@ int main(void)
 	node_mmap(fd);
 	close(fd);
 	append();
+	write_read_race();
 	scribble_mounted();
 	return tap_done();
 }
