@@ -547,7 +547,7 @@ def user_races_case(build):
     os.makedirs(second, exist_ok=True)
     ext2_disk(second, {"hello.txt": b"the second disk\n"})
     tests = ["ext2_race", "dead_dir", "mount_rename", "clone_vm", "race_fuzz", "syscall_fuzz",
-             "rw_iter", "sync_merge"]
+             "rw_iter", "sync_merge", "writeback_race"]
     return QemuCase(
         name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner " + " ".join(tests),
         mem="512M", timeout=300,
@@ -558,7 +558,24 @@ def user_races_case(build):
                [r"^# %s: PASS \(" % n for n in tests] +
                [r"^user tests: %d passed, 0 failed$" % len(tests),
                 r"^init: powering off$"],
-        reject=USER_REJECT, check=lambda session: ext2_fsck_problems(image))
+        reject=USER_REJECT,
+        check=lambda session: ext2_fsck_problems(image) + writeback_race_check(image))
+
+
+def writeback_race_check(image):
+    """user/tests/writeback_race.c leaves /wbrace.0 .. /wbrace.7: a page
+    holding 'x' first, then 10240 bytes of its pattern, all of which must
+    be on the disk."""
+    problems = []
+    for rnd in range(8):
+        want = b"x" + bytes(4095) + bytes((i * 13 + rnd * 7 + (i >> 9)) & 0xff
+                                          for i in range(10240))
+        cat = subprocess.run([e2tool("debugfs"), "-R", "cat /wbrace.%d" % rnd, image],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        if cat.stdout != want:
+            bad = sum(a != b for a, b in zip(cat.stdout, want)) + abs(len(cat.stdout) - len(want))
+            problems.append("/wbrace.%d on the disk: %d of %d bytes wrong" % (rnd, bad, len(want)))
+    return problems
 
 
 def blkdev_rw_pattern(pos, length, seed):

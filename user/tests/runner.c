@@ -70,6 +70,7 @@ static const struct test tests[] = {
 	{ "blkdev_rw", 0 },
 	{ "blkdev_hostile", 0 },
 	{ "sync_merge", 0 },
+	{ "writeback_race", 0 },
 	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },
