@@ -625,6 +625,8 @@ long ext2_write(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *fr
 		if (ret <= 0)
 			break;
 		done += ret;
+		/* Nothing slept since the page was unlocked (mm/pagemap.h),
+		 * so writeback has not seen its new bytes past the end. */
 		if (off + done > ext2_isize(inode))
 			ext2_set_isize(inode, off + done);
 		if ((size_t)ret < n)
