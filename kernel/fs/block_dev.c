@@ -22,10 +22,14 @@
  * read-only device is -EPERM (Linux 6.1's answer; the open succeeds).
  * Written bytes are dirty buffers until fsync(), sync(), BLKFLSBUF or the
  * buffer cache's own shrinking writes them.  lseek's SEEK_END is the size
- * of the device.  The device may be mounted meanwhile, and both ways go
- * through the one buffer cache, but with a filesystem's block size the
- * filesystem's buffers are other buffers (the cache is keyed by size):
- * the node sees what the filesystem has written back, as after a sync.
+ * of the device; O_APPEND changes nothing (kernel/fs/read_write.c).  The
+ * device may be mounted meanwhile, and both ways go through the one buffer
+ * cache, which is keyed by size: when blkdev_block_size() is the
+ * filesystem's block size the node's buffers are the filesystem's (a write
+ * here changes its metadata under it; it must cope, as Linux's must), and
+ * otherwise they are other buffers, whose cached bytes do not follow what
+ * the filesystem writes afterwards.  There is no mmap (the VFS answers
+ * -ENODEV; Linux maps the device's page cache).
  *
  * The readahead window (BLKRAGET, BLKRASET) is the device's
  * backing_dev_info.ra_pages, which every file on a filesystem mounted
