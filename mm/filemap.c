@@ -884,6 +884,9 @@ long generic_perform_write(struct address_space *mapping, struct iov_iter *from,
 	int err = 0;
 
 	while (iov_iter_count(from)) {
+		/* Yield here, never between the last page's unlock and our
+		 * return: see the contract in mm/pagemap.h. */
+		cond_resched();
 		index = pos >> PAGE_SHIFT;
 		offset = pos & (PAGE_SIZE - 1);
 		bytes = MIN(PAGE_SIZE - offset, iov_iter_count(from));
@@ -951,7 +954,6 @@ long generic_perform_write(struct address_space *mapping, struct iov_iter *from,
 		page_cache_release(page);
 		pos += copied;
 		done += copied;
-		cond_resched();
 	}
 	return done ? (long)done : err;
 }

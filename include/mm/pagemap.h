@@ -153,7 +153,10 @@ int filemap_fault(struct address_space *mapping, pgoff_t index, uint64_t isize,
  * it is not cached (read-modify-write), calling prepare_write, and
  * dirtying each page.  User memory is faulted in before each page is
  * locked and copied with page faults disabled (see mm/filemap.c).  The
- * caller updates the file size.  Returns the byte count, short if an
+ * caller updates the file size, and nothing sleeps between the last
+ * page's unlock and the return, so no writeback locks that page before
+ * the size covers its new bytes (it would zero them as past the end;
+ * Linux moves i_size in write_end, under the page lock).  Returns the byte count, short if an
  * error or a bad source byte stopped it after some progress, or -errno
  * (-EFAULT when the source could not be read at all).
  */

@@ -22,10 +22,14 @@
  * read-only device is -EPERM (Linux 6.1's answer; the open succeeds).
  * Written bytes are dirty buffers until fsync(), sync(), BLKFLSBUF or the
  * buffer cache's own shrinking writes them.  lseek's SEEK_END is the size
- * of the device.  The device may be mounted meanwhile, and both ways go
- * through the one buffer cache, but with a filesystem's block size the
- * filesystem's buffers are other buffers (the cache is keyed by size):
- * the node sees what the filesystem has written back, as after a sync.
+ * of the device; O_APPEND changes nothing (kernel/fs/read_write.c).  The
+ * device may be mounted meanwhile, and both ways go through the one buffer
+ * cache, which is keyed by size: when blkdev_block_size() is the
+ * filesystem's block size the node's buffers are the filesystem's (a write
+ * here changes its metadata under it; it must cope, as Linux's must), and
+ * otherwise they are other buffers, whose cached bytes do not follow what
+ * the filesystem writes afterwards.  There is no mmap (the VFS answers
+ * -ENODEV; Linux maps the device's page cache).
  *
  * The readahead window (BLKRAGET, BLKRASET) is the device's
  * backing_dev_info.ra_pages, which every file on a filesystem mounted
@@ -104,8 +108,16 @@ static long blkdev_read_iter(struct kiocb *iocb, struct iov_iter *to)
 /*
  * A block the write covers whole is taken with __getblk, not read; if
  * the copy into it comes up short and it held no valid data, it is left
- * not up to date and clean (the next reader reads the disk), and the
- * write ends before it.
+ * not up to date and clean (the next reader reads the disk).
+ *
+ * The copy must not sleep: a buffer that is not up to date has no lock
+ * while we fill it, and a reader sleeping in between would read the disk
+ * over the bytes copied so far.  So, as generic_perform_write, the source
+ * is faulted in first (a source bad part way is written up to the bad
+ * byte), and the copy runs with page faults disabled; nothing else runs
+ * during a copy that does not sleep (one CPU, no preemption).  A copy
+ * cut short all the same (the source went away while __bread slept) is
+ * retried from the fault-in.
  */
 static long blkdev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
@@ -125,22 +137,24 @@ static long blkdev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		unsigned int off = iocb->ki_pos & (bs - 1);
 		size_t n = MIN((size_t)(bs - off), iov_iter_count(from)), copied;
 		sector_t block = iocb->ki_pos / bs;
-		struct buffer_head *bh = n == bs ? __getblk(bdev, block, bs) : __bread(bdev, block, bs);
+		struct buffer_head *bh;
 
+		n -= fault_in_iov_iter_readable(from, n);
+		if (!n)
+			return done ? done : -EFAULT;
+		bh = n == bs ? __getblk(bdev, block, bs) : __bread(bdev, block, bs);
 		if (!bh)
 			return done ? done : (n == bs ? -ENOMEM : -EIO);
-		copied = copy_from_iter(bh->b_data + off, n, from);
-		if (copied == n || buffer_uptodate(bh)) {
-			if (copied)
-				mark_buffer_dirty(bh);
-		} else {
+		copied = copy_page_from_iter_atomic(bh->b_page, off, n, from);
+		if (copied != n && !buffer_uptodate(bh)) {
+			iov_iter_revert(from, copied);
 			copied = 0;
 		}
+		if (copied)
+			mark_buffer_dirty(bh);
 		brelse(bh);
 		iocb->ki_pos += copied;
 		done += copied;
-		if (copied != n)
-			return done ? done : -EFAULT;
 	}
 	return done;
 }

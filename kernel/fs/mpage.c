@@ -28,8 +28,11 @@
  * Writing.  mpage_writepages() walks the mapping's pages in index order
  * and takes each dirty one through the states of mm/filemap.c's essay:
  * locked, PG_dirty cleared (clear_page_dirty_for_io), PG_writeback set
- * (counted in NR_WRITEBACK).  Its blocks below the end of the file are
- * mapped as for a read; when they are all mapped and contiguous the page
+ * (counted in NR_WRITEBACK).  The end of the file is read then, for
+ * each page (the walk sleeps, and a write may grow the file meanwhile:
+ * an end read once at the start would clean the pages written past it
+ * without writing them, and zero the new bytes of the page it was in).
+ * Its blocks below the end of the file are mapped as for a read; when they are all mapped and contiguous the page
  * joins the current bio on the same rules (the part past the end of the
  * file is zeroed and not written; such a page ends its bio).  Any other
  * page (a hole under data needs a block; blocks out of order) is written
@@ -306,8 +309,7 @@ confused:
 
 #define WB_BATCH 16	/* pages looked up at a time */
 
-int mpage_writepages(struct address_space *mapping, uint64_t isize,
-		     const struct mpage_geometry *geo)
+int mpage_writepages(struct address_space *mapping, const struct mpage_geometry *geo)
 {
 	struct mpage_wb wb = { .wait = __WAIT_QUEUE_HEAD_INITIALIZER(wb.wait) };
 	struct page *pages[WB_BATCH], *page;
@@ -317,6 +319,7 @@ int mpage_writepages(struct address_space *mapping, uint64_t isize,
 	struct bio *bio = NULL;
 	pgoff_t index = 0;
 	unsigned int i, n;
+	uint64_t isize;
 
 	blk_start_plug(&plug);
 	while ((n = find_get_pages(mapping, index, WB_BATCH, pages)) > 0) {
@@ -334,6 +337,9 @@ int mpage_writepages(struct address_space *mapping, uint64_t isize,
 			} else {
 				SetPageWriteback(page);
 				inc_zone_page_state(page, NR_WRITEBACK);
+				/* Now, not before the walk: it sleeps, and a write
+				 * may have grown the file meanwhile. */
+				isize = geo->isize(mapping);
 				if ((uint64_t)page->index << PAGE_SHIFT >= isize)
 					mpage_end_page_writeback(page, 0);	/* wholly past the end */
 				else

@@ -6,9 +6,10 @@
  *
  * The checks every filesystem would repeat live here: the file was opened
  * for the access (-EBADF), directories are listed, not read (-EISDIR),
- * O_APPEND writes at the end, a count is cut to MAX_RW_COUNT as Linux
- * does so it fits the return value, a transfer whose end would pass the
- * largest offset is -EINVAL (Linux's rw_verify_area), and files without
+ * O_APPEND writes a regular file at its end, a count is cut to
+ * MAX_RW_COUNT as Linux does so it fits the return value, a transfer
+ * whose end would pass the largest offset is -EINVAL (Linux's
+ * rw_verify_area), and files without
  * a position (FMODE_STREAM: pipes, TTYs) refuse lseek and the calls with
  * a position (pread64, pwrite64, preadv, pwritev: -ESPIPE).
  * The filesystem's f_op does the rest at a position: file->f_pos, or the
@@ -93,8 +94,10 @@ static long do_iter_read(struct file *file, struct iov_iter *iter, loff_t *pos)
 }
 
 /*
- * f_op->write_iter from iter at *pos (the end with O_APPEND, as Linux's
- * pwrite does too), checked, advancing *pos; a regular file stops at
+ * f_op->write_iter from iter at *pos (a regular file's end with O_APPEND,
+ * as Linux's pwrite does too; other files ignore O_APPEND, as Linux's
+ * blkdev_write_iter does: a block device's write goes at *pos, never at
+ * its node's i_size), checked, advancing *pos; a regular file stops at
  * RLIMIT_FSIZE.  A regular file's write runs under its i_mutex, as
  * Linux's generic_file_write_iter does: the filesystem sleeps while it
  * allocates and while it faults in the caller's memory, and a truncate
@@ -118,8 +121,6 @@ static long do_iter_write(struct file *file, struct iov_iter *iter, loff_t *pos)
 	if (ret)
 		return ret;
 	if (!S_ISREG(inode->i_mode)) {
-		if (file->f_flags & O_APPEND)
-			kiocb.ki_pos = inode->i_size;
 		ret = file->f_op->write_iter(&kiocb, iter);
 	} else {
 		mutex_lock(&inode->i_mutex);

@@ -547,7 +547,7 @@ def user_races_case(build):
     os.makedirs(second, exist_ok=True)
     ext2_disk(second, {"hello.txt": b"the second disk\n"})
     tests = ["ext2_race", "dead_dir", "mount_rename", "clone_vm", "race_fuzz", "syscall_fuzz",
-             "rw_iter", "sync_merge"]
+             "rw_iter", "sync_merge", "writeback_race"]
     return QemuCase(
         name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner " + " ".join(tests),
         mem="512M", timeout=300,
@@ -558,7 +558,24 @@ def user_races_case(build):
                [r"^# %s: PASS \(" % n for n in tests] +
                [r"^user tests: %d passed, 0 failed$" % len(tests),
                 r"^init: powering off$"],
-        reject=USER_REJECT, check=lambda session: ext2_fsck_problems(image))
+        reject=USER_REJECT,
+        check=lambda session: ext2_fsck_problems(image) + writeback_race_check(image))
+
+
+def writeback_race_check(image):
+    """user/tests/writeback_race.c leaves /wbrace.0 .. /wbrace.7: a page
+    holding 'x' first, then 10240 bytes of its pattern, all of which must
+    be on the disk."""
+    problems = []
+    for rnd in range(8):
+        want = b"x" + bytes(4095) + bytes((i * 13 + rnd * 7 + (i >> 9)) & 0xff
+                                          for i in range(10240))
+        cat = subprocess.run([e2tool("debugfs"), "-R", "cat /wbrace.%d" % rnd, image],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        if cat.stdout != want:
+            bad = sum(a != b for a, b in zip(cat.stdout, want)) + abs(len(cat.stdout) - len(want))
+            problems.append("/wbrace.%d on the disk: %d of %d bytes wrong" % (rnd, bad, len(want)))
+    return problems
 
 
 def blkdev_rw_pattern(pos, length, seed):
@@ -629,6 +646,30 @@ def blkdev_rw_case(build):
                 r"^init: powering off$"],
         reject=USER_REJECT + (r"# skipped",),
         check=lambda session: blkdev_rw_check(scratch) + ext2_fsck_problems(image))
+
+
+def blkdev_hostile_case(build):
+    """user/tests/blkdev_hostile.c: bad ioctl pointers and values, offsets
+    at the edges, O_APPEND, a whole-block write racing a read of the same
+    block, mmap of the node, and random bytes written over a mounted
+    ext2's metadata through its node.  /dev/vda is an ext2 of 4 KiB blocks
+    (the node's buffers are the filesystem's) with two one-page files;
+    /dev/vdb is scratch.  The kernel must survive: no panic, the program
+    passes, QEMU powers off."""
+    name = "blkdev_hostile_virtio_bios"
+    workdir = os.path.join(build, "tests", name)
+    ext2_disk(workdir, {"src1.bin": b"A" * 4096, "src2.bin": b"B" * 4096}, 4096, 16)
+    scratch = os.path.join(workdir, "scratch.img")
+    with open(scratch, "wb") as f:
+        f.truncate(4 << 20)
+    return QemuCase(
+        name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner blkdev_hostile", timeout=180,
+        qemu_args=VDA_ARGS + [
+            "-drive", "if=none,id=vd1,format=raw,file={workdir}/scratch.img",
+            "-device", "virtio-blk-pci,drive=vd1"],
+        expect=[r"^# blkdev_hostile: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"],
+        reject=USER_REJECT + (r"# skipped",))
 
 
 def user_busybox_case(build):
@@ -928,6 +969,7 @@ def cases(build):
         race_dirs_virtio_case(build),
         user_races_case(build),
         blkdev_rw_case(build),
+        blkdev_hostile_case(build),
         bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),

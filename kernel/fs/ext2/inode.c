@@ -535,12 +535,18 @@ static int ext2_get_block_mpage(struct address_space *mapping, sector_t iblock, 
 	return err;
 }
 
+static uint64_t ext2_isize_mpage(struct address_space *mapping)
+{
+	return ext2_isize(mapping->host);
+}
+
 static struct mpage_geometry ext2_geometry(struct ext2_inode_info *inode)
 {
 	return (struct mpage_geometry){
 		.bdev = inode->i_sb->s_bdev,
 		.blkbits = inode->i_sb->s_blocksize_bits,
 		.get_block = ext2_get_block_mpage,
+		.isize = ext2_isize_mpage,
 	};
 }
 
@@ -557,7 +563,7 @@ static int ext2_writepages(struct address_space *mapping)
 	struct ext2_inode_info *inode = mapping->host;
 	struct mpage_geometry geo = ext2_geometry(inode);
 
-	return mpage_writepages(mapping, ext2_isize(inode), &geo);
+	return mpage_writepages(mapping, &geo);
 }
 
 static const struct address_space_operations ext2_aops = {
@@ -619,6 +625,8 @@ long ext2_write(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *fr
 		if (ret <= 0)
 			break;
 		done += ret;
+		/* Nothing slept since the page was unlocked (mm/pagemap.h),
+		 * so writeback has not seen its new bytes past the end. */
 		if (off + done > ext2_isize(inode))
 			ext2_set_isize(inode, off + done);
 		if ((size_t)ret < n)
