@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import sys
 
-IMAGE_SIZE = 8 << 20
+IMAGE_SIZE = 16 << 20
 BLOCK_SIZE = 1024
 DATA_SIZE = 300 * 1024 + 77
 FNV_OFFSET, FNV_PRIME = 0xcbf29ce484222325, 0x100000001b3
