@@ -41,7 +41,7 @@ struct radix_tree_root {
 
 /* Fill the preload pool with gfp_mask: 0, or -ENOMEM with nothing to end.
  * On 0 the caller must call radix_tree_preload_end() without sleeping
- * in between. */
+ * in between; it frees the nodes the inserts did not use. */
 int radix_tree_preload(gfp_t gfp_mask);
 void radix_tree_preload_end(void);
 

@@ -43,9 +43,17 @@
  * enough nodes for any one insert (RADIX_TREE_PRELOAD_SIZE).
  * radix_tree_preload itself may sleep in each allocation, and another
  * task may preload, insert and end meanwhile; so it tests the pool's fill
- * again after every allocation, as Linux's does.  Interrupt handlers never use a radix
- * tree.  A radix_tree_preload() while the window is open is a kernel bug
- * (a nested preload, or a task that slept in its window): it panics.
+ * again after every allocation, as Linux's does.  Interrupt handlers never
+ * use a radix tree.  A radix_tree_preload() while the window is open is a
+ * kernel bug (a nested preload, or a task that slept in its window): it
+ * panics.
+ *
+ * Unlike Linux's, the pool is empty outside a window: radix_tree_preload_end
+ * and a failed radix_tree_preload free the nodes left in it.  Nodes kept
+ * there between inserts would pin slab pages that move from slab to slab
+ * as inserts use them and preloads refill, so the free page count after
+ * dropping every cache would depend on history, and the tests that find
+ * leaks by comparing it could not.
  *
  * Lookups and deletes allocate nothing; the tree's users serialize them
  * with inserts (the page cache: tree_lock around every change).
@@ -86,6 +94,13 @@ static unsigned int radix_tree_offset(unsigned long index, unsigned int level)
 	return (index >> ((level - 1) * RADIX_TREE_MAP_SHIFT)) & RADIX_TREE_MAP_MASK;
 }
 
+/* Free the nodes in the pool. */
+static void radix_tree_preload_drain(void)
+{
+	while (radix_tree_preloads.nr)
+		kfree(radix_tree_preloads.nodes[--radix_tree_preloads.nr]);
+}
+
 int radix_tree_preload(gfp_t gfp_mask)
 {
 	struct radix_tree_node *node;
@@ -94,8 +109,10 @@ int radix_tree_preload(gfp_t gfp_mask)
 		panic("radix_tree_preload: the preload window is already open");
 	while (radix_tree_preloads.nr < RADIX_TREE_PRELOAD_SIZE) {
 		node = kmalloc(sizeof(*node), gfp_mask);
-		if (!node)
+		if (!node) {
+			radix_tree_preload_drain();
 			return -ENOMEM;
+		}
 		/* kmalloc may have slept: the pool may have filled meanwhile. */
 		if (radix_tree_preloads.nr < RADIX_TREE_PRELOAD_SIZE)
 			radix_tree_preloads.nodes[radix_tree_preloads.nr++] = node;
@@ -110,6 +127,7 @@ void radix_tree_preload_end(void)
 {
 	if (!radix_tree_preloads.held)
 		panic("radix_tree_preload_end: no preload window is open");
+	radix_tree_preload_drain();
 	radix_tree_preloads.held = false;
 }
 

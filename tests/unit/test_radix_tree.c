@@ -6,9 +6,8 @@
  * the test sets runs out.  After every step the tree is walked and
  * checked (every node's count right and non-zero, the height the smallest
  * that holds its largest index or more, items where the oracle has
- * them), and the nodes alive are the walked ones plus those the preload
- * pool keeps, a number that only radix_tree_preload and an insert under a
- * non-sleeping mask change.
+ * them), and outside a preload window the nodes alive are exactly the
+ * walked ones: the preload pool is empty then.
  *
  * panic() is the shared stub of kernel_stubs.c.
  */
@@ -396,28 +395,12 @@ static void test_enomem_leaves_tree_unchanged(void **state)
 
 /* --- preloading ----------------------------------------------------------- */
 
-/* Take every node out of the pool, then free them: the pool is empty. */
-static void drain_pool(void)
-{
-	RADIX_TREE(root, GFP_ATOMIC);
-	unsigned long index = 0;
-
-	alloc_budget = 0;
-	while (radix_tree_insert(&root, index, item_for(index)) == 0) {
-		oracle_insert(index, item_for(index));
-		index += RADIX_TREE_MAP_SIZE;
-	}
-	alloc_budget = -1;
-	delete_all(&root, 0);
-}
-
 static void test_preload(void **state)
 {
 	RADIX_TREE(root, GFP_ATOMIC);
 	unsigned int calls;
 
 	(void)state;
-	drain_pool();
 	assert_int_equal(nodes_alive, 0);
 
 	/* Without a preload a non-sleeping insert allocates without
@@ -425,11 +408,11 @@ static void test_preload(void **state)
 	insert_fails(&root, 3, 0);
 	assert_int_equal(gfp_seen & __GFP_WAIT, 0);
 
-	/* A preload that cannot fill the pool fails and opens no window;
-	 * what it got stays in the pool. */
+	/* A preload that cannot fill the pool fails, frees what it got and
+	 * opens no window. */
 	alloc_budget = 4;
 	assert_int_equal(radix_tree_preload(GFP_KERNEL), -ENOMEM);
-	assert_int_equal(nodes_alive, 4);
+	assert_int_equal(nodes_alive, 0);
 	alloc_budget = -1;
 
 	/* A full preload: then the allocator runs dry, and the worst insert
@@ -438,27 +421,31 @@ static void test_preload(void **state)
 	insert_ok(&root, 0);
 	assert_int_equal(radix_tree_preload(GFP_KERNEL), 0);
 	assert_int_equal(nodes_alive, 1 + RADIX_TREE_PRELOAD_SIZE);
+	assert_true(gfp_seen & __GFP_WAIT);
 	expect_panic(radix_tree_preload(GFP_KERNEL), "already open");
 	alloc_budget = 0;
 	calls = nr_kmalloc;
 	insert_ok(&root, ~0ul);
 	assert_int_equal(nr_kmalloc, calls);
+	/* The one node left serves one more insert that needs a node. */
+	insert_ok(&root, RADIX_TREE_MAP_SIZE);
+	assert_int_equal(nr_kmalloc, calls);
+	insert_fails(&root, 1ul << 30, 0);
 	alloc_budget = -1;
 	radix_tree_preload_end();
 	expect_panic(radix_tree_preload_end(), "no preload window");
-	assert_int_equal(pool_nodes(check_tree(&root)), 1);
-
-	/* The pool kept one node: one more node-needing insert succeeds with
-	 * the allocator dry, the next fails. */
-	alloc_budget = 0;
-	insert_ok(&root, RADIX_TREE_MAP_SIZE);
+	/* preload_end freed what was left. */
 	assert_int_equal(pool_nodes(check_tree(&root)), 0);
-	alloc_budget = -1;
-	insert_fails(&root, 1ul << 30, 0);
 
-	/* A sleeping tree allocates with its own mask and leaves the pool be. */
+	/* After the window the allocator is on its own again: dry, only an
+	 * insert into an existing leaf works. */
+	alloc_budget = 0;
+	insert_fails(&root, 1ul << 30, 0);
+	insert_ok(&root, 1);
+	alloc_budget = -1;
+
+	/* A sleeping tree allocates with its own mask, preloaded or not. */
 	assert_int_equal(radix_tree_preload(GFP_KERNEL), 0);
-	radix_tree_preload_end();
 	{
 		RADIX_TREE(sleeping, GFP_KERNEL);
 		long alive = nodes_alive;
@@ -468,7 +455,8 @@ static void test_preload(void **state)
 		assert_ptr_equal(radix_tree_delete(&sleeping, 7), item_for(7));
 		assert_int_equal(nodes_alive, alive);
 	}
-	delete_all(&root, RADIX_TREE_PRELOAD_SIZE);
+	radix_tree_preload_end();
+	delete_all(&root, 0);
 }
 
 int main(void)
