@@ -41,9 +41,11 @@ struct radix_tree_root {
 
 /* Fill the preload pool with gfp_mask: 0, or -ENOMEM with nothing to end.
  * On 0 the caller must call radix_tree_preload_end() without sleeping
- * in between; it frees the nodes the inserts did not use. */
+ * in between.  The pool keeps its nodes after the window. */
 int radix_tree_preload(gfp_t gfp_mask);
 void radix_tree_preload_end(void);
+/* Free the pool's nodes (drop_caches), outside any preload window. */
+void radix_tree_preload_drain(void);
 
 /* Put item (not NULL) at index: 0, -EEXIST (the slot is taken) or
  * -ENOMEM; a failed insert leaves the tree as it was. */

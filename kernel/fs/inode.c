@@ -33,6 +33,7 @@
 #include <fs/vfs.h>
 #include <mm/slab.h>
 #include <pageturn/panic.h>
+#include <pageturn/radix-tree.h>
 #include <pageturn/wait.h>
 #include <uapi/errno.h>
 
@@ -196,6 +197,7 @@ void drop_caches(void)
 	/* Evicting wrote the inodes back into buffers: write those too. */
 	sync_filesystems();
 	iterate_supers(drop_buffers, NULL);
+	radix_tree_preload_drain();
 	for (cs = malloc_sizes; cs->cs_size != SIZE_MAX; cs++)
 		kmem_cache_shrink(cs->cs_cachep);
 }

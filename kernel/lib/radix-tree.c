@@ -48,12 +48,13 @@
  * kernel bug (a nested preload, or a task that slept in its window): it
  * panics.
  *
- * Unlike Linux's, the pool is empty outside a window: radix_tree_preload_end
- * and a failed radix_tree_preload free the nodes left in it.  Nodes kept
- * there between inserts would pin slab pages that move from slab to slab
- * as inserts use them and preloads refill, so the free page count after
- * dropping every cache would depend on history, and the tests that find
- * leaks by comparing it could not.
+ * As Linux's, the pool keeps its nodes between windows, so a preload
+ * allocates only what the inserts since the last one used (mostly
+ * nothing: a new page usually goes into an existing leaf).  Those nodes
+ * pin slab pages, which ones depending on history, so drop_caches empties
+ * the pool with radix_tree_preload_drain() before it shrinks the slab
+ * caches, as Linux's radix_tree_callback empties a CPU's pool when the
+ * CPU goes offline: counting free pages after it finds leaks exactly.
  *
  * Lookups and deletes allocate nothing; the tree's users serialize them
  * with inserts (the page cache: tree_lock around every change).
@@ -94,9 +95,10 @@ static unsigned int radix_tree_offset(unsigned long index, unsigned int level)
 	return (index >> ((level - 1) * RADIX_TREE_MAP_SHIFT)) & RADIX_TREE_MAP_MASK;
 }
 
-/* Free the nodes in the pool. */
-static void radix_tree_preload_drain(void)
+void radix_tree_preload_drain(void)
 {
+	if (radix_tree_preloads.held)
+		panic("radix_tree_preload_drain: a preload window is open");
 	while (radix_tree_preloads.nr)
 		kfree(radix_tree_preloads.nodes[--radix_tree_preloads.nr]);
 }
@@ -109,10 +111,8 @@ int radix_tree_preload(gfp_t gfp_mask)
 		panic("radix_tree_preload: the preload window is already open");
 	while (radix_tree_preloads.nr < RADIX_TREE_PRELOAD_SIZE) {
 		node = kmalloc(sizeof(*node), gfp_mask);
-		if (!node) {
-			radix_tree_preload_drain();
+		if (!node)
 			return -ENOMEM;
-		}
 		/* kmalloc may have slept: the pool may have filled meanwhile. */
 		if (radix_tree_preloads.nr < RADIX_TREE_PRELOAD_SIZE)
 			radix_tree_preloads.nodes[radix_tree_preloads.nr++] = node;
@@ -127,7 +127,6 @@ void radix_tree_preload_end(void)
 {
 	if (!radix_tree_preloads.held)
 		panic("radix_tree_preload_end: no preload window is open");
-	radix_tree_preload_drain();
 	radix_tree_preloads.held = false;
 }
 
