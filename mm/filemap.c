@@ -52,10 +52,15 @@
  * (find_get_uptodate_page) and then see the result.
  *
  * There is one CPU and the kernel is not preemptive, so code that does not
- * sleep runs alone: the radix tree needs no lock (Linux's
- * mapping->tree_lock), since nothing sleeps in the middle of changing it
- * (kzalloc does not sleep while reclaim frees nothing).  Interrupt
- * handlers never touch the tree or the LRU lists; the one thing they do
+ * sleep runs alone.  The radix tree (kernel/lib/radix-tree.c) is changed
+ * only under mapping->tree_lock, and nothing sleeps or allocates with
+ * __GFP_WAIT while holding it: add_to_page_cache_lru preloads the tree's
+ * nodes first (radix_tree_preload), so reclaim, which may run inside any
+ * sleeping allocation and take pages of this same mapping out of the
+ * cache, never finds the tree half changed (a reclaim that did would
+ * take tree_lock again, and the lock's recursion check panics).
+ * Lookups need no lock: nothing changes the tree while they run.
+ * Interrupt handlers never touch the tree or the LRU lists; the one thing they do
  * to the page cache is finish a read that readpages started (set
  * PG_uptodate, unlock_page), which is why the page flag updates are
  * atomic (mm/page-flags.h) and unlock_page's wake_up is interrupt-safe.
@@ -111,150 +116,14 @@
 #include <pageturn/wait.h>
 #include <uapi/errno.h>
 
-/* ---- the radix tree --------------------------------------------------- */
-
-/* The largest index a tree of height levels can hold. */
-static unsigned long radix_tree_maxindex(unsigned int height)
-{
-	unsigned int shift = height * RADIX_TREE_MAP_SHIFT;
-
-	return shift >= 64 ? ~0ul : (1ul << shift) - 1;
-}
-
-static unsigned int radix_tree_offset(unsigned long index, unsigned int level)
-{
-	return (index >> ((level - 1) * RADIX_TREE_MAP_SHIFT)) & RADIX_TREE_MAP_MASK;
-}
-
-static void *radix_tree_lookup(struct radix_tree_root *root, unsigned long index)
-{
-	struct radix_tree_node *node = root->rnode;
-	unsigned int level;
-
-	if (!node || index > radix_tree_maxindex(root->height))
-		return NULL;
-	for (level = root->height; level > 1; level--) {
-		node = node->slots[radix_tree_offset(index, level)];
-		if (!node)
-			return NULL;
-	}
-	return node->slots[radix_tree_offset(index, 1)];
-}
-
-/*
- * Empty the slot at index (if it is filled) and free every node on the way
- * up that is left with no slot in use.  Returns what the slot held.
- */
-static void *radix_tree_delete(struct radix_tree_root *root, unsigned long index)
-{
-	struct radix_tree_node *path[RADIX_TREE_MAX_PATH];
-	unsigned int offset[RADIX_TREE_MAX_PATH];
-	struct radix_tree_node *node = root->rnode;
-	unsigned int level, depth = 0;
-	void *item = NULL;
-
-	if (!node || index > radix_tree_maxindex(root->height))
-		return NULL;
-	for (level = root->height; node; level--) {
-		path[depth] = node;
-		offset[depth] = radix_tree_offset(index, level);
-		depth++;
-		if (level == 1)
-			break;
-		node = node->slots[offset[depth - 1]];
-	}
-	if (depth == root->height && path[depth - 1]->slots[offset[depth - 1]]) {
-		item = path[depth - 1]->slots[offset[depth - 1]];
-		path[depth - 1]->slots[offset[depth - 1]] = NULL;
-		path[depth - 1]->count--;
-	}
-	while (depth > 0 && path[depth - 1]->count == 0) {
-		kfree(path[--depth]);
-		if (depth) {
-			path[depth - 1]->slots[offset[depth - 1]] = NULL;
-			path[depth - 1]->count--;
-		} else {
-			root->rnode = NULL;
-			root->height = 0;
-		}
-	}
-	return item;
-}
-
-/* Put item at index: 0, -EEXIST (the slot is taken) or -ENOMEM. */
-static int radix_tree_insert(struct radix_tree_root *root, unsigned long index, void *item,
-			     gfp_t gfp)
-{
-	struct radix_tree_node *node, *parent = NULL;
-	void **slot;
-	unsigned int level;
-
-	if (!root->rnode) {
-		root->height = 1;
-		while (index > radix_tree_maxindex(root->height))
-			root->height++;
-	}
-	while (index > radix_tree_maxindex(root->height)) {
-		node = kzalloc(sizeof(*node), gfp);
-		if (!node)
-			return -ENOMEM;
-		node->slots[0] = root->rnode;
-		node->count = 1;
-		root->rnode = node;
-		root->height++;
-	}
-	slot = (void **)&root->rnode;
-	for (level = root->height; level > 0; level--) {
-		if (!*slot) {
-			*slot = kzalloc(sizeof(struct radix_tree_node), gfp);
-			if (!*slot) {
-				/* Free the empty nodes made on the way down. */
-				radix_tree_delete(root, index);
-				if (!root->rnode)
-					root->height = 0;
-				return -ENOMEM;
-			}
-			if (parent)
-				parent->count++;
-		}
-		parent = *slot;
-		slot = &parent->slots[radix_tree_offset(index, level)];
-	}
-	if (*slot)
-		return -EEXIST;
-	*slot = item;
-	parent->count++;
-	return 0;
-}
-
-/* Fill results[n..max) with the items at indices >= first under node, whose
- * first index is base, in index order; the new n. */
-static unsigned int radix_tree_gang(struct radix_tree_node *node, unsigned int level,
-				    unsigned long base, unsigned long first, void **results,
-				    unsigned int n, unsigned int max)
-{
-	unsigned int shift = (level - 1) * RADIX_TREE_MAP_SHIFT, i = 0;
-
-	if (first > base)
-		i = (first - base) >> shift;
-	for (; i < RADIX_TREE_MAP_SIZE && n < max; i++) {
-		if (!node->slots[i])
-			continue;
-		if (level == 1)
-			results[n++] = node->slots[i];
-		else
-			n = radix_tree_gang(node->slots[i], level - 1, base | ((unsigned long)i << shift),
-					    first, results, n, max);
-	}
-	return n;
-}
-
 /* ---- the mapping and its pages ---------------------------------------- */
 
 void address_space_init(struct address_space *mapping, void *host,
 			const struct address_space_operations *a_ops, bool swap_backed)
 {
 	memset(mapping, 0, sizeof(*mapping));
+	spin_lock_init(&mapping->tree_lock, "tree_lock");
+	INIT_RADIX_TREE(&mapping->page_tree, GFP_ATOMIC);
 	mapping->host = host;
 	mapping->a_ops = a_ops;
 	if (swap_backed)
@@ -335,32 +204,46 @@ struct page *find_lock_page(struct address_space *mapping, pgoff_t index)
 unsigned int find_get_pages(struct address_space *mapping, pgoff_t start,
 				   unsigned int nr, struct page **pages)
 {
-	struct radix_tree_root *root = &mapping->page_tree;
 	unsigned int i, n;
 
-	if (!root->rnode || start > radix_tree_maxindex(root->height))
-		return 0;
-	n = radix_tree_gang(root->rnode, root->height, 0, start, (void **)pages, 0, nr);
+	n = radix_tree_gang_lookup(&mapping->page_tree, (void **)pages, start, nr);
 	for (i = 0; i < n; i++)
 		get_page(pages[i]);
 	return n;
 }
 
+/*
+ * Insert a new page at index, locked, and put it on its LRU list (Linux's
+ * add_to_page_cache_locked and lru_cache_add).  The tree's nodes are
+ * preloaded with gfp, which may sleep and reclaim, before tree_lock is
+ * taken; the insert itself only takes preloaded nodes (the tree's mask is
+ * GFP_ATOMIC), so reclaim never reaches this mapping's tree while it is
+ * being changed.  0, -EEXIST or -ENOMEM.
+ */
 int add_to_page_cache_lru(struct page *page, struct address_space *mapping,
 			  pgoff_t index, gfp_t gfp)
 {
+	unsigned long flags;
 	int err;
 
 	if (PageLRU(page) || page->mapping || PageLocked(page))
 		panic("add_to_page_cache_lru: pfn %lu is not a new page", page_to_pfn(page));
-	err = radix_tree_insert(&mapping->page_tree, index, page, gfp);
+	err = radix_tree_preload(gfp);
 	if (err)
 		return err;
-	SetPageLocked(page);
-	get_page(page);			/* the cache's reference */
-	page->mapping = mapping;
-	page->index = index;
-	mapping->nrpages++;
+	spin_lock_irqsave(&mapping->tree_lock, flags);
+	err = radix_tree_insert(&mapping->page_tree, index, page);
+	if (!err) {
+		SetPageLocked(page);
+		get_page(page);			/* the cache's reference */
+		page->mapping = mapping;
+		page->index = index;
+		mapping->nrpages++;
+	}
+	spin_unlock_irqrestore(&mapping->tree_lock, flags);
+	radix_tree_preload_end();
+	if (err)
+		return err;
 	inc_zone_page_state(page, NR_FILE_PAGES);
 	if (mapping_cap_swap_backed(mapping)) {
 		inc_zone_page_state(page, NR_SHMEM);
@@ -376,13 +259,16 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping,
 void remove_from_page_cache(struct page *page)
 {
 	struct address_space *mapping = page->mapping;
+	unsigned long flags;
 
 	if (!PageLocked(page) || !mapping || PageDirty(page) || PageWriteback(page))
 		panic("remove_from_page_cache: pfn %lu is not a locked, clean cache page",
 		      page_to_pfn(page));
+	spin_lock_irqsave(&mapping->tree_lock, flags);
 	radix_tree_delete(&mapping->page_tree, page->index);
 	page->mapping = NULL;
 	mapping->nrpages--;
+	spin_unlock_irqrestore(&mapping->tree_lock, flags);
 	dec_zone_page_state(page, NR_FILE_PAGES);
 	if (mapping_cap_swap_backed(mapping))
 		dec_zone_page_state(page, NR_SHMEM);

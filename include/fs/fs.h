@@ -6,12 +6,10 @@
  * tmpfs inode) and points host at it.
  *
  * An address_space holds the cached pages of one file, found by their
- * offset in the file in pages (page->index), in page_tree: a radix tree of
- * 64-slot nodes, as Linux's.  Height h covers indices 0 .. 64^h - 1; the
- * tree grows a level at the top when an index beyond that is inserted, and
- * a node is freed as soon as its last slot is emptied.  A leaf slot holds a
- * void pointer: today always a struct page, later possibly a non-page
- * "shadow" value that refault detection leaves behind an evicted page.
+ * offset in the file in pages (page->index), in page_tree: a radix tree
+ * (kernel/lib/radix-tree.c) whose slots hold struct pages.  Its mask is
+ * GFP_ATOMIC: add_to_page_cache_lru preloads nodes before it takes
+ * tree_lock, so reclaim never runs inside a change to the tree.
  * A hash table would look pages up as fast, but truncation and writeback
  * walk a file's pages in index order, which the tree gives for free.
  *
@@ -31,24 +29,9 @@
 #include <mm/backing-dev.h>
 #include <mm/mm_types.h>
 #include <pageturn/list.h>
+#include <pageturn/radix-tree.h>
 #include <pageturn/spinlock.h>
 #include <pageturn/types.h>
-
-#define RADIX_TREE_MAP_SHIFT	6
-#define RADIX_TREE_MAP_SIZE	(1ul << RADIX_TREE_MAP_SHIFT)
-#define RADIX_TREE_MAP_MASK	(RADIX_TREE_MAP_SIZE - 1)
-/* Enough levels for any pgoff_t: ceil(64 / RADIX_TREE_MAP_SHIFT). */
-#define RADIX_TREE_MAX_PATH	11
-
-struct radix_tree_node {
-	unsigned int count;			/* non-empty slots */
-	void *slots[RADIX_TREE_MAP_SIZE];
-};
-
-struct radix_tree_root {
-	unsigned int height;			/* levels of nodes; 0: empty tree */
-	struct radix_tree_node *rnode;		/* NULL iff height is 0 */
-};
 
 /*
  * Sequential readahead state (Linux's struct file_ra_state, which lives in
@@ -126,6 +109,7 @@ enum mapping_flags {
 
 struct address_space {
 	void *host;				/* the in-core inode owning it */
+	spinlock_t tree_lock;			/* held while page_tree changes */
 	struct radix_tree_root page_tree;	/* index -> struct page */
 	unsigned long nrpages;
 	const struct address_space_operations *a_ops;

@@ -37,6 +37,7 @@
 #include <mm/vmstat.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
+#include <pageturn/radix-tree.h>
 #include <pageturn/sched.h>
 #include <pageturn/sysctl.h>
 #include <pageturn/wait.h>
@@ -187,12 +188,14 @@ int invalidate_inodes(struct super_block *sb)
 }
 
 /* Linux's drop_slab: the unused inodes go (ext2 writes an evicted inode's
- * dirty pages first), then the kmalloc caches' empty slabs. */
+ * dirty pages first), then the radix-tree preload pool's nodes, then the
+ * kmalloc caches' empty slabs. */
 static void drop_slab(void)
 {
 	struct cache_sizes *cs;
 
 	prune_icache((unsigned long)-1);
+	radix_tree_preload_drain();
 	for (cs = malloc_sizes; cs->cs_size != SIZE_MAX; cs++)
 		kmem_cache_shrink(cs->cs_cachep);
 }

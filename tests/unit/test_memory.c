@@ -247,7 +247,9 @@ static int teardown(void **state)
 	assert_int_equal(zstat(NR_FILE_DIRTY), 0);
 	assert_int_equal(zstat(NR_INACTIVE_ANON) + zstat(NR_ACTIVE_ANON), 0);
 	assert_int_equal(zstat(NR_INACTIVE_FILE) + zstat(NR_ACTIVE_FILE), 0);
-	/* The page cache's tree nodes came from kmalloc: empty its caches. */
+	/* The page cache's tree nodes came from kmalloc: empty the preload
+	 * pool and kmalloc's caches. */
+	radix_tree_preload_drain();
 	for (cs = malloc_sizes; cs->cs_size != SIZE_MAX; cs++)
 		kmem_cache_shrink(cs->cs_cachep);
 	assert_int_equal(fake_pages_in_use(), pages0);
