@@ -38,7 +38,7 @@ BOOT_REPORT = [
     r"time: TSC \d+\.\d{3} MHz, calibrated against the PIT",
     r"cpu: \S+ .*NX on",
     r"boot: module 0 \[mem 0x[0-9a-f]{16}-0x[0-9a-f]{16}\] \"rootfs\"",
-    r"blk: ram0 8 MiB \(16384 sectors of 512 bytes\), ramdisk$",
+    r"blk: ram0 16 MiB \(32768 sectors of 512 bytes\), ramdisk$",
     r"VFS: Mounted root \(ext2 filesystem\) on device ram0\.",
     r"tmpfs: mounted on /tmp, size limit \d+ MiB",
     r"^KTAP version 1",
