@@ -41,9 +41,13 @@ KTEST_INTERACTIVE(console, screen_pattern)
 	KTEST_EXPECT(t, console_registered("fbcon") || console_registered("vga"));
 	for (i = 0; i < SCROLL_LINES; i++)
 		printk(KERN_INFO "scroll %02d\n", i);
-	printk(KERN_INFO "SCREEN-PATTERN The quick \033[1;32mbrown\033[m XXX\033[3D\033[K"
+	/* The cursor goes off a line before the one the host waits for: the
+	 * serial console gets each piece of a line (the timestamp, then the
+	 * text) before the screen does, so the host may look while the screen
+	 * has drawn only the waiting line's timestamp. */
+	printk(KERN_INFO "\033[?25lSCREEN-PATTERN The quick \033[1;32mbrown\033[m XXX\033[3D\033[K"
 	       "fox 0123456789 #$%%&*+-=?@[]{}\n");
-	printk(KERN_INFO "\033[?25lktest: waiting for the host to look at the screen "
+	printk(KERN_INFO "ktest: waiting for the host to look at the screen "
 	       "(send a byte on COM1)\n");
 	while (c < 0 && ktime_get_ns() < deadline)
 		c = serial_getc_nowait();
