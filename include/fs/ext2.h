@@ -111,6 +111,29 @@ long ext2_read(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *to)
  * past the new end of the file).  The caller keeps other writers and
  * truncates of the file out (the VFS: i_mutex). */
 long ext2_write(struct ext2_inode_info *inode, uint64_t off, struct iov_iter *from);
+
+/* ext2_read and ext2_write with a kernel buffer (an ITER_KVEC of one), for
+ * the kernel and host tests that drive ext2 without a struct file. */
+static inline long ext2_read_buf(struct ext2_inode_info *inode, uint64_t off, void *buf,
+				 size_t len)
+{
+	struct kvec kv = { buf, len };
+	struct iov_iter iter;
+
+	iov_iter_kvec(&iter, READ, &kv, 1, len);
+	return ext2_read(inode, off, &iter);
+}
+
+static inline long ext2_write_buf(struct ext2_inode_info *inode, uint64_t off, const void *buf,
+				  size_t len)
+{
+	struct kvec kv = { (void *)buf, len };
+	struct iov_iter iter;
+
+	iov_iter_kvec(&iter, WRITE, &kv, 1, len);
+	return ext2_write(inode, off, &iter);
+}
+
 /* Set the size of a regular file; blocks and cached pages past it are
  * freed. */
 int ext2_truncate(struct ext2_inode_info *inode, uint64_t size);

@@ -14,25 +14,4 @@ struct ext2_sb_info *ktest_mount_vda(struct ktest *t, struct ext2_inode_info **r
 /* Drop root and unmount, expecting success. */
 void ktest_unmount_vda(struct ktest *t, struct ext2_sb_info *sbi, struct ext2_inode_info *root);
 
-/* ext2_read and ext2_write with a kernel buffer (an ITER_KVEC of one). */
-static inline long ext2_read_buf(struct ext2_inode_info *inode, uint64_t off, void *buf,
-				 size_t len)
-{
-	struct kvec kv = { buf, len };
-	struct iov_iter iter;
-
-	iov_iter_kvec(&iter, READ, &kv, 1, len);
-	return ext2_read(inode, off, &iter);
-}
-
-static inline long ext2_write_buf(struct ext2_inode_info *inode, uint64_t off, const void *buf,
-				  size_t len)
-{
-	struct kvec kv = { (void *)buf, len };
-	struct iov_iter iter;
-
-	iov_iter_kvec(&iter, WRITE, &kv, 1, len);
-	return ext2_write(inode, off, &iter);
-}
-
 #endif

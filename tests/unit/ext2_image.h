@@ -77,25 +77,4 @@ unsigned int block_size(void **state);
 	cmocka_unit_test_prestate(fn, (void *)2048), \
 	cmocka_unit_test_prestate(fn, (void *)4096)
 
-/* ext2_read and ext2_write with a kernel buffer (an ITER_KVEC of one). */
-static inline long ext2_read_buf(struct ext2_inode_info *inode, uint64_t off, void *buf,
-				 size_t len)
-{
-	struct kvec kv = { buf, len };
-	struct iov_iter iter;
-
-	iov_iter_kvec(&iter, READ, &kv, 1, len);
-	return ext2_read(inode, off, &iter);
-}
-
-static inline long ext2_write_buf(struct ext2_inode_info *inode, uint64_t off, const void *buf,
-				  size_t len)
-{
-	struct kvec kv = { (void *)buf, len };
-	struct iov_iter iter;
-
-	iov_iter_kvec(&iter, WRITE, &kv, 1, len);
-	return ext2_write(inode, off, &iter);
-}
-
 #endif

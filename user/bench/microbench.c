@@ -624,7 +624,7 @@ static int mount_disk(void)
 
 int main(int argc, char **argv)
 {
-	const struct row *todo[64];
+	const struct row *chosen[64];
 	size_t n = 0;
 	int i, disk = 0;
 
@@ -664,7 +664,7 @@ int main(int argc, char **argv)
 	for (; i < argc; i++) {
 		if (strcmp(argv[i], "all") == 0) {
 			for (size_t r = 0; r < NR_ROWS && n < 64; r++)
-				todo[n++] = &rows[r];
+				chosen[n++] = &rows[r];
 			continue;
 		}
 		const struct row *r = find_row(argv[i]);
@@ -673,18 +673,18 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (n < 64)
-			todo[n++] = r;
+			chosen[n++] = r;
 	}
 	if (n == 0) {
 		usage(stderr);
 		return 2;
 	}
 	for (size_t r = 0; r < n; r++)
-		disk |= todo[r]->needs_disk;
+		disk |= chosen[r]->needs_disk;
 	if (disk && opt.dev && mount_disk() < 0)
 		return 1;
 	for (size_t r = 0; r < n; r++)
-		todo[r]->run(todo[r]->name);
+		chosen[r]->run(chosen[r]->name);
 	printf("bench-done rows=%zu errors=%d\n", n, errors);
 	return errors ? 1 : 0;
 }
