@@ -100,6 +100,7 @@ struct task_struct {
 	uint64_t alarm_jiffies;			/* alarm(2): when SIGALRM is due, 0 = none */
 	uint64_t alarm_interval;		/* setitimer(ITIMER_REAL): re-arm period in ticks, 0 = once */
 	int pagefault_disabled;			/* pagefault_disable depth (asm/uaccess.h) */
+	unsigned int flags;			/* PF_* below */
 	struct blk_plug *plug;			/* bios held back (drivers/blkdev.h), or NULL */
 
 	/*
@@ -116,6 +117,17 @@ struct task_struct {
 		unsigned long rlim_cur, rlim_max;
 	} rlim[16];
 };
+
+/*
+ * task->flags, with Linux's values (they show in /proc/PID/stat field 9).
+ * PF_EXITING and PF_KTHREAD are derived from exit_state and mm when
+ * /proc shows them; the others are set and cleared by their owners.
+ */
+#define PF_EXITING	0x00000004	/* getting shut down (a zombie) */
+#define PF_MEMALLOC	0x00000800	/* in reclaim: may use the reserves, never reclaims again */
+#define PF_KSWAPD	0x00040000	/* kswapd itself */
+#define PF_KTHREAD	0x00200000	/* a kernel thread */
+#define PF_SWAPWRITE	0x00800000	/* may write pages out from reclaim (kswapd) */
 
 /* The user registers of a process: the frame its syscall or interrupt
  * entry built at the top of its kernel stack. */

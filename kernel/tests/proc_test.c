@@ -29,7 +29,6 @@
 #include "proc_text.h"
 
 #define STAT_FIELDS	52	/* in /proc/PID/stat */
-#define PF_KTHREAD	0x00200000
 
 static char text[16384];
 static char text2[16384];

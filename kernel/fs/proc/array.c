@@ -25,8 +25,6 @@
 
 #include "internal.h"
 
-#define PF_EXITING	0x00000004	/* getting shut down (a zombie) */
-#define PF_KTHREAD	0x00200000	/* a kernel thread */
 #define CAP_FULL_SET	0x000001ffffffffffull	/* capabilities 0-40 */
 #define TASK_PRIO	20		/* Linux's task_prio() at nice 0 */
 
@@ -116,7 +114,7 @@ static void task_tty(const struct task_struct *p, unsigned int *tty_nr, int *tty
 int proc_pid_stat(struct seq_file *m, struct task_struct *task)
 {
 	struct mm_struct *mm = task->mm;
-	unsigned int flags = 0, tty_nr;
+	unsigned int flags = task->flags, tty_nr;
 	int tty_pgrp;
 	sigset_t ign, catch;
 
