@@ -36,6 +36,7 @@
 #include <generated/version.h>
 #include <mm/early_ioremap.h>
 #include <mm/init.h>
+#include <mm/swap.h>
 #include <mm/writeback.h>
 #include <pageturn/boot.h>
 #include <pageturn/cmdline.h>
@@ -208,6 +209,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	mount_root();
 	chr_dev_init();
 	wb_flusher_init();
+	kswapd_init();
 
 	boot_report();
 	ktest_run_from_cmdline();

@@ -77,6 +77,7 @@
 #include <mm/vmstat.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
+#include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <pageturn/sysctl.h>
 
@@ -331,6 +332,9 @@ static void free_one_page(struct zone *zone, struct page *page, unsigned int ord
 
 	spin_lock_irqsave(&zone->lock, flags);
 	count_vm_events(PGFREE, 1ul << order);
+	/* A page came back: reclaim may find more (mm/vmscan.c). */
+	zone_clear_flag(zone, ZONE_ALL_UNRECLAIMABLE);
+	zone->pages_scanned = 0;
 	__free_one_page(page, zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
@@ -531,6 +535,7 @@ struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
 	struct zone *preferred_zone = first_zones_zonelist(high_zoneidx);
 	struct zone *zone;
 	struct page *page;
+	unsigned long progress;
 	int alloc_flags;
 
 	if (order >= MAX_ORDER || preferred_zone == NULL)
@@ -557,7 +562,7 @@ struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
 	if (page)
 		return page;
 
-	if (gfp_mask & __GFP_MEMALLOC) {
+	if ((gfp_mask & __GFP_MEMALLOC) || (current->flags & PF_MEMALLOC)) {
 		page = get_page_from_freelist(gfp_mask, order, high_zoneidx, ALLOC_NO_WATERMARKS);
 		if (page)
 			return page;
@@ -567,7 +572,10 @@ struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
 	if (!wait)
 		goto nopage;
 
-	if (try_to_free_pages(preferred_zone, (int)order, gfp_mask)) {
+	current->flags |= PF_MEMALLOC;
+	progress = try_to_free_pages(preferred_zone, (int)order, gfp_mask);
+	current->flags &= ~PF_MEMALLOC;
+	if (progress) {
 		page = get_page_from_freelist(gfp_mask, order, high_zoneidx, alloc_flags);
 		if (page)
 			return page;
@@ -672,6 +680,7 @@ void free_area_init_node(int nid, const unsigned long zones_size[MAX_NR_ZONES],
 		}
 		memset(zone->recent_rotated, 0, sizeof(zone->recent_rotated));
 		memset(zone->recent_scanned, 0, sizeof(zone->recent_scanned));
+		zone->prev_priority = DEF_PRIORITY;
 		zone->pages_scanned = 0;
 		memmap_init_zone(size, (enum zone_type)j, zone_start_pfn);
 
@@ -795,6 +804,24 @@ void setup_per_zone_lowmem_reserve(void)
 }
 
 /*
+ * The target of each zone's anon lists for reclaim (inactive_anon_is_low,
+ * mm/vmscan.c): inactive anon at least 1/inactive_ratio of active anon,
+ * with Linux 2.6.28's ratio int_sqrt(10 * zone size in GiB), at least 1:
+ * 1 up to 100 MiB, 3 at 1 GiB, 10 at 10 GiB.
+ */
+void setup_per_zone_inactive_ratio(void)
+{
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		unsigned long gb = zone->present_pages >> (30 - PAGE_SHIFT);
+		unsigned long ratio = int_sqrt(10 * gb);
+
+		zone->inactive_ratio = ratio ? (unsigned int)ratio : 1;
+	}
+}
+
+/*
  * min_free_kbytes = sqrt(16 * lowmem in KiB), clamped to [128, 65536]:
  *	16 MiB: 512k	64 MiB: 1024k	256 MiB: 2048k	1 GiB: 4096k
  *	4 GiB: 8192k	8 GiB: 11585k	16 GiB: 16384k
@@ -817,6 +844,7 @@ void init_per_zone_pages_min(void)
 	min_free_kbytes = (int)kbytes;
 	setup_per_zone_pages_min();
 	setup_per_zone_lowmem_reserve();
+	setup_per_zone_inactive_ratio();
 }
 
 /*

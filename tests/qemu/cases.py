@@ -562,6 +562,40 @@ def user_races_case(build):
         check=lambda session: ext2_fsck_problems(image) + writeback_race_check(image))
 
 
+def reclaim_case(build, name, mem, cmdline_extra=""):
+    """user/tests/reclaim_file.c at a small -m with a virtio disk (4 KiB
+    blocks): a file of twice the RAM written, read twice and read through
+    a mapping while reclaim frees its pages; without swap only file pages
+    go.  Afterwards e2fsck -fn must find the disk clean and debugfs must
+    read back every word of the file as the program wrote it."""
+    workdir = os.path.join(build, "tests", name)
+    image = ext2_disk(workdir, {}, 4096, 320)
+
+    def check(session):
+        problems = ext2_fsck_problems(image)
+        sizes = [int(m.group(1)) for m in (re.search(r"^# wrote (\d+) MiB", line)
+                                           for line in session.lines) if m]
+        if not sizes:
+            return problems + ["no '# wrote N MiB' line from reclaim_file"]
+        cat = subprocess.run([e2tool("debugfs"), "-R", "cat /reclaim_file.bin", image],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        want = mpage_pattern(0x5a000000, 0, sizes[0] << 20)
+        if cat.stdout != want:
+            first = next((i for i in range(min(len(want), len(cat.stdout)))
+                          if want[i] != cat.stdout[i]), None)
+            problems.append("debugfs reads %d bytes of /reclaim_file.bin (want %d), first "
+                            "difference at %s" % (len(cat.stdout), len(want), first))
+        return problems
+
+    return QemuCase(
+        name, cmdline_extra + " init=/sbin/init -- /usr/tests/runner reclaim_file",
+        mem=mem, timeout=300, qemu_args=VDA_ARGS,
+        expect=[r"^# wrote \d+ MiB", r"^# reclaim_file: PASS \(",
+                r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"],
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",),
+        check=check)
+
+
 def writeback_race_check(image):
     """user/tests/writeback_race.c leaves /wbrace.0 .. /wbrace.7: a page
     holding 'x' first, then 10240 bytes of its pattern, all of which must
@@ -968,6 +1002,7 @@ def cases(build):
                  reject=USER_REJECT),
         race_dirs_virtio_case(build),
         user_races_case(build),
+        reclaim_case(build, "reclaim_file_64m_bios", "64M"),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
         bench_smoke_case(build),

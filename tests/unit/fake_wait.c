@@ -56,3 +56,28 @@ void schedule(void)
 void cond_resched(void)
 {
 }
+
+/* Threads never run on the host: kswapd_init is not called by the tests. */
+struct task_struct *kthread_create(int (*fn)(void *data), void *data, const char *name)
+{
+	(void)fn;
+	(void)data;
+	(void)name;
+	return NULL;
+}
+
+bool wake_up_process(struct task_struct *p)
+{
+	(void)p;
+	return false;
+}
+
+/* Nothing else runs: sleeping and yielding return at once. */
+void msleep(unsigned int ms)
+{
+	(void)ms;
+}
+
+void yield(void)
+{
+}

@@ -17,7 +17,11 @@
  *     at least its size and reading it again reads the disk) but keeps a
  *     mapped file's pages (reading it reads nothing) and a dirty file's
  *     data; 2 shrinks the slab (Slab in /proc/meminfo falls after many
- *     inodes were cached); each counts in /proc/vmstat.
+ *     inodes were cached); each counts in /proc/vmstat;
+ *   - swappiness reads as "60\n" after boot (unless swappiness= was on
+ *     the command line) and takes 0 to 100; 101 and -1 are EINVAL (Linux
+ *     2.6.28's range; Linux 5.8 widened it to 200, so the build machine
+ *     only reads it).
  *
  * The build machine lets an ordinary user read but not write /proc/sys:
  * the writing checks are skipped there, and the ones that change the
@@ -378,6 +382,41 @@ static void check_drop_slab(const char *dir)
 	}
 }
 
+#define SWP "/proc/sys/vm/swappiness"
+
+static void check_swappiness(void)
+{
+	char buf[64], orig[64];
+	int err, ok = 1;
+
+	if (read_file(SWP, orig, sizeof(orig)) < 0)
+		tap_bail("read %s: %s", SWP, strerror(errno));
+	if (!on_pageturn()) {
+		tap_check(atoi(orig) >= 0 && strchr(orig, '\n'), "swappiness reads as a number",
+			  "read \"%s\"", orig);
+		tap_skip("writing swappiness", "it would change the build machine");
+		return;
+	}
+	tap_check(strcmp(orig, "60\n") == 0, "swappiness reads \"60\\n\" after boot",
+		  "read \"%s\"", orig);
+	for (int v = 0; v <= 100; v += 25) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "%d\n", v);
+		write_str(SWP, want, &err);
+		if (err || read_file(SWP, buf, sizeof(buf)) < 0 || strcmp(buf, want) != 0)
+			ok = 0;
+	}
+	tap_check(ok, "swappiness takes 0, 25, 50, 75 and 100", NULL);
+	tap_check(write_str(SWP, "101", &err) == -1 && err == EINVAL,
+		  "swappiness 101 is EINVAL", "%s", strerror(err));
+	tap_check(write_str(SWP, "-1", &err) == -1 && err == EINVAL,
+		  "swappiness -1 is EINVAL", "%s", strerror(err));
+	write_str(SWP, orig, &err);
+	tap_check(read_file(SWP, buf, sizeof(buf)) >= 0 && strcmp(buf, orig) == 0,
+		  "swappiness is back to its value", "read \"%s\"", buf);
+}
+
 int main(void)
 {
 	char dir[256];
@@ -398,6 +437,7 @@ int main(void)
 		close(fd);
 	cur = read_mfk();
 	check_parsing(cur);
+	check_swappiness();
 	if (!on_pageturn()) {
 		tap_skip("watermarks and drop_caches", "they would change the build machine");
 		return tap_done();
