@@ -13,7 +13,11 @@
  *    panics (kernel_stubs.c), which a test may expect.  The only sleeper
  *    the page cache and the fault code have is lock_page of a page that
  *    is already locked, so the message says so.
- *  - cond_resched does nothing.
+ *  - cond_resched, msleep and yield do nothing; kthread_create makes no
+ *    thread (no test starts kswapd).
+ *  - fake_memalloc(on) sets or clears PF_MEMALLOC on current, for tests
+ *    that call reclaim directly as the allocator would (fake_wait.h: test
+ *    files cannot include pageturn/sched.h beside the C library's).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +28,14 @@
 
 static struct task_struct fake_task = { .pid = 1, .comm = "host-test" };
 struct task_struct *current = &fake_task;
+
+void fake_memalloc(bool on)
+{
+	if (on)
+		current->flags |= PF_MEMALLOC;
+	else
+		current->flags &= ~PF_MEMALLOC;
+}
 
 void prepare_to_wait(wait_queue_head_t *wq, wait_queue_entry_t *wait, long state)
 {
@@ -57,7 +69,6 @@ void cond_resched(void)
 {
 }
 
-/* Threads never run on the host: kswapd_init is not called by the tests. */
 struct task_struct *kthread_create(int (*fn)(void *data), void *data, const char *name)
 {
 	(void)fn;
@@ -72,7 +83,6 @@ bool wake_up_process(struct task_struct *p)
 	return false;
 }
 
-/* Nothing else runs: sleeping and yielding return at once. */
 void msleep(unsigned int ms)
 {
 	(void)ms;
