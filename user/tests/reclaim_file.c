@@ -10,7 +10,8 @@
  * debugfs.  Without swap only file pages may be reclaimed: pgsteal_file
  * grows, pgscan_anon and pgsteal_anon do not, and this process's own
  * anonymous memory (a 2 MiB buffer it keeps touching) stays resident and
- * intact.
+ * intact.  kswapd0 did part of the work (pageoutrun, kswapd_steal) and
+ * sleeps again afterwards (state S in /proc/PID/stat, with CPU time).
  *
  * On Pageturn the file is 2 x MemTotal (rounded up to 32 MiB) on the
  * virtio disk (ext2_scratch), and stays there for the host to check;
@@ -91,6 +92,50 @@ static size_t read_pass(const char *path, uint64_t size, uint32_t *buf, unsigned
 	}
 	close(fd);
 	return bad;
+}
+
+/* kswapd0's /proc/PID/stat state and utime+stime, or 0 if not found. */
+static char kswapd_state(long *ticks)
+{
+	int pids[256], n = proc_pids(pids, 256);
+	char path[64], buf[512];
+
+	for (int i = 0; i < n && i < 256; i++) {
+		char *p, state;
+		long utime = 0, stime = 0;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
+		if (read_file(path, buf, sizeof(buf)) < 0 || !strstr(buf, "(kswapd0)"))
+			continue;
+		p = strrchr(buf, ')');
+		/* ") S ppid pgrp session tty tpgid flags minflt cminflt majflt
+		 * cmajflt utime stime" */
+		if (sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld",
+			   &state, &utime, &stime) != 3)
+			return 0;
+		*ticks = utime + stime;
+		return state;
+	}
+	return 0;
+}
+
+/* Reclaim's per-zone state for the log (the docs' worked example). */
+static void note_zoneinfo(void)
+{
+	static const char *const keys[] = {
+		"zone", "scanned", "nr_inactive_anon", "nr_active_anon", "nr_inactive_file",
+		"nr_active_file", "all_unreclaimable", "inactive_ratio", "recent_",
+	};
+	char *line, *save;
+
+	if (read_file("/proc/zoneinfo", text, sizeof(text)) < 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (strstr(line, keys[k])) {
+				tap_note("zoneinfo: %s", line);
+				break;
+			}
 }
 
 int main(void)
@@ -180,6 +225,21 @@ int main(void)
 	tap_check(meminfo_kb("Active(anon)") >= active_anon0 - 256,
 		  "Active(anon) was left alone", "%ld -> %ld kB", active_anon0,
 		  meminfo_kb("Active(anon)"));
+	{
+		long ticks = 0;
+		char state = kswapd_state(&ticks);
+
+		tap_note("pageoutrun %ld, kswapd_steal %ld, allocstall %ld; kswapd0 state %c, %ld ticks",
+			 vmstat("pageoutrun"), vmstat("kswapd_steal"), vmstat("allocstall"),
+			 state ? state : '?', ticks);
+		tap_check(vmstat("pageoutrun") > 0 && vmstat("kswapd_steal") > 0,
+			  "kswapd0 woke and freed pages", NULL);
+		sleep(1);
+		state = kswapd_state(&ticks);
+		tap_check(state == 'S', "kswapd0 sleeps again once the zones are balanced",
+			  "state %c", state ? state : '?');
+	}
+	note_zoneinfo();
 	free(buf);
 	return tap_done();
 }
