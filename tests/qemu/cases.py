@@ -596,6 +596,23 @@ def reclaim_case(build, name, mem, cmdline_extra=""):
         check=check)
 
 
+def reclaim_stress_case(build):
+    """user/tests/reclaim_stress.c at -m 64M on a virtio disk, with freed
+    slab objects quarantined so that a use after free reads poison: fork,
+    copy-on-write, file faults and page-cache inserts, each checking its
+    data, while a file of 1.5 x RAM streams; e2fsck -fn clean after."""
+    name = "reclaim_stress_64m_bios"
+    image = ext2_disk(os.path.join(build, "tests", name), {}, 1024, 160)
+    return QemuCase(
+        name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner reclaim_stress",
+        mem="64M", timeout=300, qemu_args=VDA_ARGS,
+        expect=[r"slab: freed objects wait in a quarantine of 1024 KiB",
+                r"^# streaming \d+ MiB", r"^# reclaim_stress: PASS \(",
+                r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"],
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",),
+        check=lambda session: ext2_fsck_problems(image))
+
+
 def writeback_race_check(image):
     """user/tests/writeback_race.c leaves /wbrace.0 .. /wbrace.7: a page
     holding 'x' first, then 10240 bytes of its pattern, all of which must
@@ -1003,6 +1020,7 @@ def cases(build):
         race_dirs_virtio_case(build),
         user_races_case(build),
         reclaim_case(build, "reclaim_file_64m_bios", "64M"),
+        reclaim_stress_case(build),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
         bench_smoke_case(build),
