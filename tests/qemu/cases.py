@@ -56,7 +56,7 @@ def all_suites_pass(firmware):
         r"cmdline: unknown option 'no_such_option' ignored",
         r"cmdline: loglevel=abc is not a number",
         r"^ok \d+ boot$", r"^ok \d+ timer$", r"^ok \d+ traps$", r"^ok \d+ console$",
-        r"^ok \d+ mm$", r"^ok \d+ slab$", r"^ok \d+ block$", r"^ok \d+ lru$", r"^ok \d+ proc$",
+        r"^ok \d+ mm$", r"^ok \d+ slab$", r"^ok \d+ block$", r"^ok \d+ lru$", r"^ok \d+ vmscan$", r"^ok \d+ proc$",
         r"^ok \d+ ext2$", r"^ok \d+ rootfs$", r"^ok \d+ writeback$", r"^ok \d+ vfs$",
         r"^ok \d+ tmpfs$", r"^ok \d+ sched$", r"^ok \d+ memory$", r"^ok \d+ fd$",
         r"^ok \d+ signal$", r"^ok \d+ itimer$", r"^ok \d+ rlimit$", r"^ok \d+ flusher$",
@@ -596,6 +596,23 @@ def reclaim_case(build, name, mem, cmdline_extra=""):
         check=check)
 
 
+def vmscan_virtio_case(build):
+    """test=vmscan at -m 64M on a virtio disk holding big.bin, a 128 MiB
+    file whose word at offset o is o / 4 ^ 0x77000000: the kernel reads it
+    twice checking every word while reclaim frees its pages, then takes
+    memory until it must reclaim directly; every LRU list must still
+    match its counter."""
+    name = "vmscan_virtio_64m_bios"
+    image = ext2_disk(os.path.join(build, "tests", name),
+                      {"big.bin": mpage_pattern(0x77000000, 0, 128 << 20)}, 4096, 160)
+    return QemuCase(
+        name, "test=vmscan", mem="64M", timeout=240, qemu_args=VDA_ARGS,
+        expect=[r"# big.bin: 128 MiB read twice, 0 words wrong", r"# held \d+ pages; allocstall \+[1-9]",
+                r"^ok \d+ vmscan$"],
+        reject=(r"^\s*not ok ", r"# skipped: no vda"),
+        check=lambda session: ext2_fsck_problems(image))
+
+
 def reclaim_stress_case(build):
     """user/tests/reclaim_stress.c at -m 64M on a virtio disk, with freed
     slab objects quarantined so that a use after free reads poison: fork,
@@ -1021,6 +1038,7 @@ def cases(build):
         user_races_case(build),
         reclaim_case(build, "reclaim_file_64m_bios", "64M"),
         reclaim_stress_case(build),
+        vmscan_virtio_case(build),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
         bench_smoke_case(build),
