@@ -15,6 +15,10 @@
 #include <mm/mm.h>
 #include <mm/mmzone.h>
 
+/* Reclaim's batch: pages isolated at a time, and the progress that
+ * satisfies a direct reclaimer (Linux 2.6.28). */
+#define SWAP_CLUSTER_MAX 32
+
 /* Pages handed to the page allocator at boot: MemTotal. */
 extern unsigned long totalram_pages;
 /* Pages the allocator keeps back in every zone (pages_high plus the largest

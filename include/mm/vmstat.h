@@ -38,6 +38,9 @@ enum vm_event_item {
 	PGACTIVATE,		/* inactive -> active moves (activate_page) */
 	PGFAULT,		/* page faults handled (handle_mm_fault) */
 	PGMAJFAULT,		/* of them, faults that waited for a read */
+	PGINODESTEAL,		/* page-cache pages freed with unused inodes (prune_icache) */
+	SLABS_SCANNED,		/* objects shrink_slab asked the shrinkers to scan */
+	KSWAPD_INODESTEAL,	/* PGINODESTEAL's pages when kswapd pruned them */
 	ALLOCSTALL,		/* entries into direct reclaim */
 	DROP_PAGECACHE,		/* writes to drop_caches that dropped the page cache */
 	DROP_SLAB,		/* ... that dropped the unused inodes and free slabs */
