@@ -204,10 +204,10 @@ UNIT_SRCS_elf        := kernel/elf.c
 UNIT_SRCS_exec       := kernel/exec.c kernel/elf.c
 UNIT_CFLAGS_exec     := -include tests/unit/fake_cpu.h
 UNIT_SRCS_mmap       := mm/mmap.c mm/mprotect.c mm/madvise.c mm/mlock.c tests/unit/fake_mm.c tests/unit/kernel_stubs.c
-UNIT_SRCS_ext2       := kernel/fs/buffer.c kernel/fs/mpage.c drivers/block/bio.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c kernel/lib/radix-tree.c mm/swap.c \
+UNIT_SRCS_ext2       := kernel/fs/buffer.c mm/shrinker.c kernel/fs/mpage.c drivers/block/bio.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c kernel/lib/radix-tree.c mm/swap.c \
 	mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c \
 	tests/unit/ext2_image.c tests/unit/fake_rmap.c $(UNIT_IOV_ITER)
-UNIT_SRCS_ext2_symlink := kernel/fs/buffer.c kernel/fs/mpage.c drivers/block/bio.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c kernel/lib/radix-tree.c mm/swap.c \
+UNIT_SRCS_ext2_symlink := kernel/fs/buffer.c mm/shrinker.c kernel/fs/mpage.c drivers/block/bio.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c kernel/lib/radix-tree.c mm/swap.c \
 	mm/vmscan.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c \
 	tests/unit/ext2_image.c tests/unit/fake_rmap.c $(UNIT_IOV_ITER)
 UNIT_SRCS_filemap    := mm/filemap.c kernel/lib/radix-tree.c mm/swap.c mm/vmscan.c mm/slab.c tests/unit/fake_machine.c \
