@@ -134,6 +134,13 @@ static unsigned long shrink_one(struct shrinker *shrinker, unsigned long scanned
 	return freed;
 }
 
+/*
+ * Called by reclaim (do_try_to_free_pages, balance_pgdat: the task has
+ * PF_MEMALLOC, so the callbacks' own allocations do not reclaim again)
+ * and by drop_slab, in process context with no spinlock held and
+ * interrupts on: the callbacks sleep.  gfp_mask is the allocation's on
+ * whose behalf reclaim runs; each callback decides what it allows.
+ */
 unsigned long shrink_slab(unsigned long scanned, gfp_t gfp_mask, unsigned long lru_pages)
 {
 	struct shrinker *shrinker;
