@@ -8,7 +8,9 @@
  * pages in the background (balance_pgdat) until every zone is above
  * pages_high, then sleeps.  An allocation that finds a zone below
  * pages_min reclaims for itself (try_to_free_pages, "direct reclaim")
- * before it retries.  Both set PF_MEMALLOC while they reclaim: their own
+ * before it retries.  Each priority's scan of the lists is followed by
+ * shrink_slab (mm/shrinker.c), so the slab caches give back objects in
+ * proportion to the LRU pages scanned.  Both set PF_MEMALLOC while they reclaim: their own
  * allocations (a bio for pageout, a block for ext2_writepage) may use the
  * reserves below pages_min and never recurse into reclaim.
  *
@@ -93,6 +95,7 @@
 #include <mm/page_alloc.h>
 #include <mm/pagemap.h>
 #include <mm/rmap.h>
+#include <mm/shrinker.h>
 #include <mm/swap.h>
 #include <mm/vmstat.h>
 #include <pageturn/panic.h>
@@ -209,6 +212,14 @@ unsigned long zone_reclaimable_pages(struct zone *zone)
 	if (nr_swap_pages > 0)
 		nr += zone_page_state(zone, NR_ACTIVE_ANON) + zone_page_state(zone, NR_INACTIVE_ANON);
 	return nr;
+}
+
+/* Pages on the four evictable lists (Linux 2.6.28's zone_lru_pages): the
+ * measure shrink_slab weighs the LRU scan against. */
+static unsigned long zone_lru_pages(struct zone *zone)
+{
+	return zone_page_state(zone, NR_ACTIVE_ANON) + zone_page_state(zone, NR_INACTIVE_ANON) +
+	       zone_page_state(zone, NR_ACTIVE_FILE) + zone_page_state(zone, NR_INACTIVE_FILE);
 }
 
 /* Scanned six times its reclaimable pages since the last free: give up. */
@@ -905,13 +916,18 @@ static bool all_unreclaimable(struct zone *preferred_zone)
 
 static unsigned long do_try_to_free_pages(struct zone *preferred_zone, struct scan_control *sc)
 {
+	unsigned long lru_pages = 0;
 	struct zone *zone;
 	int priority;
 
 	count_vm_event(ALLOCSTALL);
+	for_each_zone_below(zone, preferred_zone)
+		lru_pages += zone_lru_pages(zone);
 	for (priority = DEF_PRIORITY; priority >= 0; priority--) {
 		sc->nr_scanned = 0;
 		shrink_zones(priority, preferred_zone, sc);
+		/* The slab caches get pressure in proportion to the LRU scan. */
+		shrink_slab(sc->nr_scanned, sc->gfp_mask, lru_pages);
 		if (sc->nr_reclaimed >= sc->swap_cluster_max)
 			break;
 		/* Writing is always allowed here (no laptop mode): Linux also
@@ -985,6 +1001,7 @@ loop_again:
 		temp_priority[i] = DEF_PRIORITY;
 
 	for (priority = DEF_PRIORITY; priority >= 0; priority--) {
+		unsigned long lru_pages = 0;
 		int end_zone = 0;
 
 		all_zones_ok = 1;
@@ -1007,9 +1024,12 @@ loop_again:
 		}
 		if (i < 0)
 			goto out;
+		for (i = 0; i <= end_zone; i++)
+			lru_pages += zone_lru_pages(pgdat->node_zones + i);
 
 		for (i = 0; i <= end_zone; i++) {
 			struct zone *zone = pgdat->node_zones + i;
+			unsigned long nr_slab;
 
 			if (!populated_zone(zone))
 				continue;
@@ -1023,10 +1043,12 @@ loop_again:
 			/* Equal pressure on every zone, unless one has plenty free. */
 			if (!zone_watermark_ok(zone, order, 8 * zone->pages_high, end_zone, 0))
 				sc.nr_reclaimed += shrink_zone(priority, zone, &sc);
+			nr_slab = shrink_slab(sc.nr_scanned, GFP_KERNEL, lru_pages);
 			total_scanned += sc.nr_scanned;
 			if (zone_is_all_unreclaimable(zone))
 				continue;
-			if (!zone_reclaimable(zone))
+			/* Nothing came from the slab caches either: give up on it. */
+			if (nr_slab == 0 && !zone_reclaimable(zone))
 				zone_set_flag(zone, ZONE_ALL_UNRECLAIMABLE);
 		}
 		if (all_zones_ok)

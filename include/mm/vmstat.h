@@ -43,7 +43,10 @@ enum vm_event_item {
 	FOR_ALL_ZONES(PGSTEAL),		/* pages reclaim freed */
 	FOR_ALL_ZONES(PGSCAN_KSWAPD),	/* inactive pages kswapd isolated */
 	FOR_ALL_ZONES(PGSCAN_DIRECT),	/* inactive pages direct reclaim isolated */
+	PGINODESTEAL,		/* page-cache pages freed with unused inodes (prune_icache) */
+	SLABS_SCANNED,		/* objects shrink_slab asked the shrinkers to scan */
 	KSWAPD_STEAL,		/* pages kswapd freed */
+	KSWAPD_INODESTEAL,	/* PGINODESTEAL's pages when kswapd pruned them */
 	PAGEOUTRUN,		/* balance_pgdat runs */
 	ALLOCSTALL,		/* entries into direct reclaim */
 	PGROTATED,		/* pages moved to an inactive tail after writeback */

@@ -60,6 +60,7 @@ def all_suites_pass(firmware):
         r"^ok \d+ ext2$", r"^ok \d+ rootfs$", r"^ok \d+ writeback$", r"^ok \d+ vfs$",
         r"^ok \d+ tmpfs$", r"^ok \d+ sched$", r"^ok \d+ memory$", r"^ok \d+ fd$",
         r"^ok \d+ signal$", r"^ok \d+ itimer$", r"^ok \d+ rlimit$", r"^ok \d+ flusher$",
+        r"^ok \d+ shrinker$",
         r"# ktest: \d+ suites, 0 failed: PASS",
     ]
 

@@ -17,7 +17,8 @@
  *     at least its size and reading it again reads the disk) but keeps a
  *     mapped file's pages (reading it reads nothing) and a dirty file's
  *     data; 2 shrinks the slab (Slab in /proc/meminfo falls after many
- *     inodes were cached); each counts in /proc/vmstat;
+ *     inodes were cached, and slabs_scanned shows the shrinkers scanned
+ *     at least that many objects); each counts in /proc/vmstat;
  *   - swappiness reads as "60\n" after boot (unless swappiness= was on
  *     the command line) and takes 0 to 100; 101 and -1 are EINVAL (Linux
  *     2.6.28's range; Linux 5.8 widened it to 200, so the build machine
@@ -342,7 +343,7 @@ static void check_drop_pagecache(const char *dir)
 static void check_drop_slab(const char *dir)
 {
 	char path[300];
-	long slab0, slab1, ev0, ev1, n;
+	long slab0, slab1, ev0, ev1, scanned0, n;
 	struct stat st;
 	int i, fd, err;
 
@@ -361,11 +362,15 @@ static void check_drop_slab(const char *dir)
 	slab0 = meminfo("Slab");
 	ev0 = vmstat("drop_slab");
 	ev1 = vmstat("drop_pagecache");
+	scanned0 = vmstat("slabs_scanned");
 	n = write_str(DC, "2", &err);
 	slab1 = meminfo("Slab");
 	tap_check(n == 1, "echo 2 > drop_caches", "write gave %ld (%s)", n, strerror(err));
 	tap_check(slab1 < slab0, "Slab falls: the unused inodes were freed",
 		  "Slab %ld kB -> %ld kB", slab0, slab1);
+	tap_check(scanned0 >= 0 && vmstat("slabs_scanned") >= scanned0 + NR_INODES,
+		  "the shrinkers scanned them: slabs_scanned rises", "slabs_scanned %ld -> %ld",
+		  scanned0, vmstat("slabs_scanned"));
 	tap_check(vmstat("drop_slab") == ev0 + 1 && vmstat("drop_pagecache") == ev1,
 		  "drop_slab counts it, drop_pagecache does not", NULL);
 	n = write_str(DC, "3", &err);
