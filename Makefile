@@ -260,6 +260,7 @@ bench: deps-check all
 		echo "bench: the packages above are missing; the Linux column may be skipped"
 	$(PYTHON) tools/bench/micro.py --build $(B) --n $(BENCH_N) --mem $(MEM) --accel $(ACCEL) \
 		--block-size $(BENCH_BLOCK_SIZE) $(if $(BENCH_ONLY),--only '$(BENCH_ONLY)') $(if $(QUICK),--quick)
+	$(PYTHON) tools/bench/scale.py --build $(B) --n $(BENCH_N) --accel $(ACCEL) $(if $(QUICK),--quick)
 
 # --- packages ---------------------------------------------------------------
 deps:
