@@ -147,18 +147,17 @@ static int suite_selected(const struct ktest_case *c, const struct ktest_case **
 	return n;
 }
 
-void ktest_run_from_cmdline(void)
+/* Run the tests spec selects, in KTAP; true if every one passed. */
+static bool ktest_run(const char *spec)
 {
-	const char *spec = cmdline_get("test");
 	const struct ktest_case *c, *d;
 	int nr_suites = 0, suite_no = 0, failed_suites = 0, i;
 	bool ok = true;
 
-	if (!spec)
-		return;
+	nr_selectors = 0;
 	if (!parse_selectors(spec)) {
 		printk(KERN_ERR "ktest: bad test= value '%s'\n", spec);
-		qemu_exit(QEMU_EXIT_FAIL);
+		return false;
 	}
 
 	for (c = __ktests_start; c < __ktests_end; c = d)
@@ -204,7 +203,27 @@ void ktest_run_from_cmdline(void)
 		ok = false;
 	printk(KERN_INFO "# ktest: %d suites, %d failed: %s\n", nr_suites, failed_suites,
 	       ok ? "PASS" : "FAIL");
-	qemu_exit(ok ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);
+	return ok;
+}
+
+void ktest_run_from_cmdline(void)
+{
+	const char *spec = cmdline_get("test");
+
+	if (spec)
+		qemu_exit(ktest_run(spec) ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);
+}
+
+BOOT_OPTION(test_at_poweroff, "run these in-kernel tests (as test=) when init powers off, after "
+	    "the user programs; QEMU's exit status is their verdict");
+
+int ktest_exit_status_at_poweroff(void)
+{
+	const char *spec = cmdline_get("test_at_poweroff");
+
+	if (!spec)
+		return QEMU_EXIT_PASS;
+	return ktest_run(spec) ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL;
 }
 
 uint8_t ktest_pattern_byte(uint64_t off)

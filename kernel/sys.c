@@ -69,6 +69,7 @@
 #include <mm/swap.h>
 #include <mm/vmstat.h>
 #include <pageturn/kernel_stat.h>
+#include <pageturn/ktest.h>
 #include <pageturn/printk.h>
 #include <pageturn/random.h>
 #include <pageturn/resource.h>
@@ -840,8 +841,10 @@ static __noreturn void machine_restart(void)
  * reboot(2), root only as on Linux (and everyone is root).  After the
  * magic numbers (-EINVAL when wrong):
  *   POWER_OFF, HALT  "reboot: Power down" / "reboot: System halted",
- *                    write every filesystem back, then leave QEMU through
- *                    isa-debug-exit with QEMU_EXIT_PASS; where no such
+ *                    write every filesystem back, run the in-kernel tests
+ *                    test_at_poweroff= names (kernel/ktest.c), then leave
+ *                    QEMU through isa-debug-exit with QEMU_EXIT_PASS (or
+ *                    the tests' FAIL); where no such
  *                    device answers, qemu_exit() halts the CPU for good
  *                    with interrupts off.
  *   RESTART(2)       "reboot: Restarting system", write back, reset.
@@ -865,7 +868,7 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg)
 		printk(KERN_EMERG "reboot: %s\n",
 		       cmd == LINUX_REBOOT_CMD_HALT ? "System halted" : "Power down");
 		sync_filesystems();
-		qemu_exit(QEMU_EXIT_PASS);
+		qemu_exit(ktest_exit_status_at_poweroff());
 	case LINUX_REBOOT_CMD_RESTART2:
 		if (strncpy_from_user(why, arg, sizeof(why) - 1) < 0)
 			return -EFAULT;

@@ -94,4 +94,8 @@ long ktest_write_pattern_file(const char *path, size_t len);
 /* Run the tests named by `test=`, if any; does not return when it ran some. */
 void ktest_run_from_cmdline(void);
 
+/* reboot(2)'s power-off: run the tests test_at_poweroff= names, if any,
+ * and return the QEMU exit status to leave with (PASS without tests). */
+int ktest_exit_status_at_poweroff(void);
+
 #endif

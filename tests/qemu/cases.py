@@ -493,12 +493,13 @@ def user_tests_case():
     test saw killed must have its one kernel console line."""
     names = user_test_names()
     return QemuCase(
-        "user_tests_bios", "init=/sbin/init -- /usr/tests/runner all", mem="512M", timeout=300,
+        "user_tests_bios", LISTS_CHECK + " init=/sbin/init -- /usr/tests/runner all", mem="512M",
+        timeout=300,
         expect=[r"^init: running /usr/tests/runner$"] +
                [r"^# %s: PASS \(" % n for n in names] +
                [r"^user tests: %d passed, 0 failed$" % len(names),
                 r"^init: /usr/tests/runner finished: exit status 0$",
-                r"^init: powering off$"],
+                r"^init: powering off$"] + LISTS_CHECKED,
         reject=USER_REJECT, check=fault_kill_problems)
 
 
@@ -550,7 +551,8 @@ def user_races_case(build):
     tests = ["ext2_race", "dead_dir", "mount_rename", "clone_vm", "race_fuzz", "syscall_fuzz",
              "rw_iter", "sync_merge", "writeback_race"]
     return QemuCase(
-        name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner " + " ".join(tests),
+        name, QUARANTINE + " " + LISTS_CHECK + " init=/sbin/init -- /usr/tests/runner " +
+        " ".join(tests),
         mem="512M", timeout=300,
         qemu_args=VDA_ARGS + ["-drive", "if=none,id=vd1,format=raw,file={workdir}/second/disk.img",
                               "-device", "virtio-blk-pci,drive=vd1"],
@@ -558,9 +560,16 @@ def user_races_case(build):
                 r"slab: freed objects wait in a quarantine of 1024 KiB"] +
                [r"^# %s: PASS \(" % n for n in tests] +
                [r"^user tests: %d passed, 0 failed$" % len(tests),
-                r"^init: powering off$"],
+                r"^init: powering off$"] + LISTS_CHECKED,
         reject=USER_REJECT,
         check=lambda session: ext2_fsck_problems(image) + writeback_race_check(image))
+
+
+# After the user programs, at power-off, the kernel checks every LRU list
+# against its counter and the flags of every page on it (kernel/ktest.c's
+# test_at_poweroff=, kernel/tests/vmscan_test.c).
+LISTS_CHECK = "test_at_poweroff=vmscan.lists_match_counters"
+LISTS_CHECKED = [r"^    ok 1 lists_match_counters$", r"^# ktest: 1 suites, 0 failed: PASS$"]
 
 
 def reclaim_case(build, name, mem, cmdline_extra=""):
@@ -589,10 +598,11 @@ def reclaim_case(build, name, mem, cmdline_extra=""):
         return problems
 
     return QemuCase(
-        name, cmdline_extra + " init=/sbin/init -- /usr/tests/runner reclaim_file",
+        name, cmdline_extra + " " + LISTS_CHECK + " init=/sbin/init -- /usr/tests/runner "
+        "reclaim_file",
         mem=mem, timeout=300, qemu_args=VDA_ARGS,
         expect=[r"^# wrote \d+ MiB", r"^# reclaim_file: PASS \(",
-                r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"],
+                r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"] + LISTS_CHECKED,
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",),
         check=check)
 
@@ -622,11 +632,12 @@ def reclaim_stress_case(build):
     name = "reclaim_stress_64m_bios"
     image = ext2_disk(os.path.join(build, "tests", name), {}, 1024, 160)
     return QemuCase(
-        name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner reclaim_stress",
+        name, QUARANTINE + " " + LISTS_CHECK + " init=/sbin/init -- /usr/tests/runner "
+        "reclaim_stress",
         mem="64M", timeout=300, qemu_args=VDA_ARGS,
         expect=[r"slab: freed objects wait in a quarantine of 1024 KiB",
                 r"^# streaming \d+ MiB", r"^# reclaim_stress: PASS \(",
-                r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"],
+                r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"] + LISTS_CHECKED,
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",),
         check=lambda session: ext2_fsck_problems(image))
 
