@@ -415,6 +415,7 @@ static int teardown(void **state)
 	assert_int_equal(zstat(NR_PAGETABLE), 0);
 	assert_int_equal(zstat(NR_INACTIVE_ANON) + zstat(NR_ACTIVE_ANON), 0);
 	assert_int_equal(zstat(NR_INACTIVE_FILE) + zstat(NR_ACTIVE_FILE), 0);
+	assert_int_equal(zstat(NR_UNEVICTABLE) + zstat(NR_MLOCK), 0);
 	for (cs = malloc_sizes; cs->cs_size != SIZE_MAX; cs++)
 		kmem_cache_shrink(cs->cs_cachep);
 	return 0;
@@ -500,7 +501,7 @@ static void test_fork_chain_anon(void **state)
  * A file page mapped shared in two address spaces and privately in a
  * third: try_to_unmap clears all three PTEs, the dirty bit of a shared one
  * reaches the page, mapcount and rss go back to nothing.  A young PTE or
- * a VM_LOCKED VMA makes it fail.
+ * a VM_LOCKED VMA makes it answer SWAP_MLOCK instead.
  */
 static void test_unmap_file_page(void **state)
 {
@@ -533,14 +534,18 @@ static void test_unmap_file_page(void **state)
 	unlock_page(page);
 	assert_true(page_mapped(page));
 
-	/* mlocked in b: not unmapped, and page_referenced skips it. */
+	/* mlocked in b: not unmapped (SWAP_MLOCK), and page_referenced
+	 * skips it; munlock gives it back to the file list. */
 	use_mm(b);
 	assert_int_equal(do_mlock(b, BASE + 4 * PG, 4 * PG, true), 0);
+	assert_true(PageMlocked(page) && PageUnevictable(page));
 	page_referenced(page, 0);
 	lock_page(page);
-	assert_int_equal(try_to_unmap(page, 0), SWAP_FAIL);
+	assert_int_equal(try_to_unmap(page, 0), SWAP_MLOCK);
 	unlock_page(page);
 	assert_int_equal(do_mlock(b, BASE + 4 * PG, 4 * PG, false), 0);
+	assert_false(PageMlocked(page) || PageUnevictable(page));
+	assert_int_equal(zstat(NR_MLOCK) + zstat(NR_UNEVICTABLE), 0);
 
 	/* Old PTEs, one of them dirty (a written since the page was last
 	 * cleaned): all go, the dirt to the page.  (The walk above cleared

@@ -73,6 +73,7 @@ static const struct test tests[] = {
 	{ "sysctl", 0 },
 	{ "writeback_race", 0 },
 	{ "reclaim_file", 0 },
+	{ "mlock_lru", 0 },
 	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },
