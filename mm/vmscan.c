@@ -37,8 +37,13 @@
  *        or mark_page_accessed         shrink_page_list, which decides per
  *        twice, or no swap for         page: keep (locked, writeback, hot
  *        an anon page)                 and dirty), activate, cull to
- *                                      UNEVICTABLE (mlocked), or unmap,
- *                                      write if dirty, and free.
+ *                                      UNEVICTABLE (!page_evictable:
+ *                                      mlocked, or try_to_unmap found a
+ *                                      locked VMA), or unmap, write if
+ *                                      dirty, and free.  UNEVICTABLE is
+ *                                      never scanned; munlock and
+ *                                      scan_mapping_unevictable_pages
+ *                                      rescue pages from it (mm/mlock.c).
  *
  * A page taken off its list by isolate_lru_pages (or isolate_lru_page) is
  * "isolated": no PG_lru, and the list's reference is now the isolator's
