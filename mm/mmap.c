@@ -573,8 +573,8 @@ static unsigned long count_vma_pages_range(struct mm_struct *mm, unsigned long s
 /*
  * Map [addr, addr+len) (page-aligned, checked by get_unmapped_area) with
  * vm_flags, file (not yet referenced by the VMA) from pgoff, replacing
- * whatever was there; merge with the neighbours and fault a VM_LOCKED
- * range in.  0, or -ENOMEM with nothing changed (also when the mapping
+ * whatever was there; merge with the neighbours, and fault a VM_LOCKED
+ * range in and mlock its pages (mlock_vma_pages_range).  0, or -ENOMEM with nothing changed (also when the mapping
  * would take mm beyond RLIMIT_AS).  Linux's mmap_region.
  */
 static int mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
