@@ -116,6 +116,8 @@
 #include <pageturn/wait.h>
 #include <uapi/errno.h>
 
+#include "internal.h"
+
 /* ---- the mapping and its pages ---------------------------------------- */
 
 void address_space_init(struct address_space *mapping, void *host,
@@ -276,7 +278,8 @@ void remove_from_page_cache(struct page *page)
 
 /*
  * Take a locked page that no page table maps out of the cache for good
- * (Linux's truncate_complete_page): its dirty data is dropped, it leaves
+ * (Linux's truncate_complete_page): its dirty data is dropped, its
+ * PG_mlocked cleared (a locked VMA that mapped it was unmapped), it leaves
  * its LRU list, and the list's and the cache's references go.  Returns
  * with the page unlocked; the caller still holds its own reference, whose
  * release frees the page.  If someone else has isolated the page
@@ -288,6 +291,7 @@ static void delete_from_page_cache(struct page *page)
 	if (page_mapped(page))
 		panic("delete_from_page_cache: pfn %lu is still mapped", page_to_pfn(page));
 	cancel_dirty_page(page);
+	clear_page_mlock(page);
 	remove_from_page_cache(page);
 	unlock_page(page);
 	if (isolate_lru_page(page) == 0) {

@@ -11,6 +11,8 @@
 #include <mm/mm.h>
 #include <mm/mmap.h>
 #include <mm/pgtable.h>
+#include <mm/swap.h>
+#include <mm/vmstat.h>
 
 /* addr rounded up to a page boundary (Linux's name).  Callers make sure
  * addr is at most TASK_SIZE, so it cannot wrap. */
@@ -80,6 +82,115 @@ int vma_populate(struct vm_area_struct *vma, unsigned long start, unsigned long 
  * (Linux's find_mergeable_anon_vma)?  Its anon_vma, or NULL.
  */
 struct anon_vma *find_mergeable_anon_vma(struct vm_area_struct *vma);
+
+/* ---- mlocked pages (Linux 2.6.28's mm/internal.h and mm/mlock.c) -------- */
+
+/*
+ * PG_mlocked means "some VM_LOCKED VMA maps this page"; every page with it
+ * is counted in NR_MLOCK, and, when on an LRU list, is on LRU_UNEVICTABLE
+ * (putback_lru_page puts it there).  mm/mlock.c's opening comment tells
+ * who sets and clears it.  These are inline because reclaim, the fault
+ * path and the page cache use them as well as mlock.
+ */
+
+/*
+ * Set PG_mlocked on page (called with it locked), counting it, and move
+ * it to LRU_UNEVICTABLE now if it is on a list; an isolated page goes
+ * there when its isolator puts it back.  Nothing if it is mlocked
+ * already.  Takes zone->lru_lock.
+ */
+static inline void mlock_vma_page(struct page *page)
+{
+	if (!TestSetPageMlocked(page)) {
+		inc_zone_page_state(page, NR_MLOCK);
+		count_vm_event(UNEVICTABLE_PGMLOCKED);
+		if (!isolate_lru_page(page))
+			putback_lru_page(page);
+	}
+}
+
+/*
+ * A new page, on no list yet, being mapped into vma: if vma is VM_LOCKED,
+ * mlock it (without moving it: its caller is about to put it on a list)
+ * and say so.  Linux's is_mlocked_vma.
+ */
+static inline bool is_mlocked_vma(struct vm_area_struct *vma, struct page *page)
+{
+	if (!(vma->vm_flags & VM_LOCKED))
+		return false;
+	if (!TestSetPageMlocked(page)) {
+		inc_zone_page_state(page, NR_MLOCK);
+		count_vm_event(UNEVICTABLE_PGMLOCKED);
+	}
+	return true;
+}
+
+/*
+ * The page stops being mlocked other than by munlock: a copy-on-write
+ * replaced it in a locked VMA, or truncation takes it out of its file
+ * (called with the page locked).  Cleared without asking the reverse map,
+ * as Linux does; a page still mapped in another locked VMA is mlocked
+ * again if reclaim meets it (try_to_unmap).  Linux 2.6.28 returned early
+ * for a page already out of its mapping without uncounting NR_MLOCK; here
+ * the counter always follows the flag.
+ */
+static inline void clear_page_mlock(struct page *page)
+{
+	if (!TestClearPageMlocked(page))
+		return;
+	dec_zone_page_state(page, NR_MLOCK);
+	count_vm_event(UNEVICTABLE_PGCLEARED);
+	if (!isolate_lru_page(page))
+		putback_lru_page(page);
+	else if (PageUnevictable(page))
+		count_vm_event(UNEVICTABLE_PGSTRANDED);
+}
+
+/*
+ * page is about to be freed: a PG_mlocked left on it (its last locked
+ * mapping went without munlock) is cleared and counted, so the free
+ * path's PAGE_FLAGS_CHECK_AT_FREE test passes (Linux's free_page_mlock,
+ * which runs in the page allocator's free path; here the two places that
+ * release an LRU page's last users, vmscan's free_orphan and
+ * drop_pte_page, call it).
+ */
+static inline void free_page_mlock(struct page *page)
+{
+	if (TestClearPageMlocked(page)) {
+		dec_zone_page_state(page, NR_MLOCK);
+		count_vm_event(UNEVICTABLE_MLOCKFREED);
+	}
+}
+
+/*
+ * Fault in [start, end) of vma (page-aligned, inside it) as vma_populate
+ * does, then mlock every page mapped there (Linux's mlock_vma_pages_range).
+ * vma is VM_LOCKED.  0, or vma_populate's error; pages mapped before an
+ * error are mlocked all the same.  Process context; sleeps.
+ */
+int mlock_vma_pages_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
+
+/*
+ * Clear VM_LOCKED on vma (locked_vm is the caller's) and munlock every
+ * page mapped in [start, end): each one that no other VM_LOCKED VMA maps
+ * (try_to_munlock) loses PG_mlocked and goes back to its evictable list
+ * (Linux's munlock_vma_pages_range).  Process context; sleeps.
+ */
+void munlock_vma_pages_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
+
+/* munlock_vma_pages_range over the whole VMA: munmap and exit, before the
+ * pages are unmapped. */
+static inline void munlock_vma_pages_all(struct vm_area_struct *vma)
+{
+	munlock_vma_pages_range(vma, vma->vm_start, vma->vm_end);
+}
+
+/*
+ * The page a PTE of vma maps at address (present or PROT_NONE), with a
+ * reference for the caller, or NULL (Linux's follow_page with FOLL_GET).
+ * Never sleeps.
+ */
+struct page *follow_page(struct vm_area_struct *vma, unsigned long address);
 
 /* ---- the PTE primitives mm/memory.c shares with mm/rmap.c --------------- */
 

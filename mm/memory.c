@@ -249,9 +249,23 @@ void drop_pte_page(struct page *page)
 	if (PageAnon(page) && !page_mapped(page) && isolate_lru_page(page) == 0) {
 		ClearPageActive(page);
 		ClearPageUnevictable(page);
+		free_page_mlock(page);
 		put_page(page);		/* the list's reference, handed to us */
 	}
 	put_page(page);
+}
+
+struct page *follow_page(struct vm_area_struct *vma, unsigned long address)
+{
+	enum pg_level level;
+	pte_t *ptep = pt_walk(vma->vm_mm->pgd, address, 0, NULL, &level);
+	struct page *page;
+
+	if (!ptep || level != PG_LEVEL_4K || !pte_mapped(*ptep))
+		return NULL;
+	page = pte_page(*ptep);
+	get_page(page);
+	return page;
 }
 
 /*
@@ -292,14 +306,15 @@ static struct page *alloc_anon_page(const struct page *src)
 /*
  * Map page, new from alloc_anon_page, by ptep at addr of vma (which has
  * its anon_vma): reverse-mapped (page_add_new_anon_rmap: NR_ANON_PAGES),
- * on the active anon list, counted in rss; its reference is the PTE's.
- * Nothing here sleeps.
+ * on the active anon list (mlocked on LRU_UNEVICTABLE if vma is
+ * VM_LOCKED), counted in rss; its reference is the PTE's.  Nothing here
+ * sleeps.
  */
 static void map_new_anon_page(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep,
 			      struct page *page, bool writable)
 {
 	page_add_new_anon_rmap(page, vma, addr);
-	lru_cache_add_active_anon(page);
+	lru_cache_add_active_or_unevictable(page, vma);
 	set_pte_at(vma->vm_mm, addr, ptep, mk_pte(page, fault_prot(vma, writable)));
 	add_mm_rss(vma->vm_mm, 1, 0);
 }
@@ -471,6 +486,13 @@ static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 	add_mm_rss(mm, PageAnon(old) ? -1 : 0, PageAnon(old) ? 0 : -1);
 	map_new_anon_page(vma, addr, ptep, new, true);
 	drop_pte_page(old);
+	/* The copy is this locked VMA's now; old need not stay (Linux
+	 * 2.6.28).  The PTE is switched, so sleeping for the lock is safe. */
+	if (vma->vm_flags & VM_LOCKED) {
+		lock_page(old);
+		clear_page_mlock(old);
+		unlock_page(old);
+	}
 	put_page(old);
 	return 0;
 }

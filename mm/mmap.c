@@ -413,7 +413,8 @@ struct mm_struct *mm_alloc(void)
 }
 
 /*
- * Unmap and free every VMA and the page tables (Linux's exit_mmap).  The
+ * Unmap and free every VMA and the page tables (Linux's exit_mmap).  A
+ * locked VMA munlocks its pages first (mm/mlock.c), as munmap does.  The
  * VMAs leave the reverse map before the tables go (as in Linux's
  * free_pgtables): remove_vma's fput may sleep, and a truncation that ran
  * meanwhile must not find a VMA whose page tables are gone.
@@ -422,8 +423,11 @@ static void exit_mmap(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *tmp;
 
-	list_for_each_entry(vma, &mm->mmap, vm_list)
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		if (vma->vm_flags & VM_LOCKED)
+			munlock_vma_pages_all(vma);
 		zap_page_range(vma, vma->vm_start, vma->vm_end);
+	}
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		unlink_file_vma(vma);
 		anon_vma_unlink(vma);
@@ -569,8 +573,8 @@ static unsigned long count_vma_pages_range(struct mm_struct *mm, unsigned long s
 /*
  * Map [addr, addr+len) (page-aligned, checked by get_unmapped_area) with
  * vm_flags, file (not yet referenced by the VMA) from pgoff, replacing
- * whatever was there; merge with the neighbours and fault a VM_LOCKED
- * range in.  0, or -ENOMEM with nothing changed (also when the mapping
+ * whatever was there; merge with the neighbours, and fault a VM_LOCKED
+ * range in and mlock its pages (mlock_vma_pages_range).  0, or -ENOMEM with nothing changed (also when the mapping
  * would take mm beyond RLIMIT_AS).  Linux's mmap_region.
  */
 static int mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
@@ -602,7 +606,7 @@ static int mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long l
 	vma = vma_merge(mm, vma);
 	/* Errors are ignored as in Linux: the pages fault in later. */
 	if (vm_flags & VM_LOCKED)
-		vma_populate(vma, addr, addr + len);
+		mlock_vma_pages_range(vma, addr, addr + len);
 	return 0;
 }
 
@@ -705,8 +709,11 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 		return err;
 	for (vma = find_vma(mm, start); vma && vma->vm_start < end; vma = next) {
 		next = vma_next(vma);
-		zap_page_range(vma, vma->vm_start, vma->vm_end);
 		vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
+		/* Its pages stop being locked by it before they are unmapped. */
+		if (vma->vm_flags & VM_LOCKED)
+			munlock_vma_pages_all(vma);
+		zap_page_range(vma, vma->vm_start, vma->vm_end);
 		remove_vma(mm, vma);
 	}
 	return 0;
@@ -902,6 +909,6 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 	vm_stat_account(mm, vma->vm_flags, delta >> PAGE_SHIFT);
 	vma = vma_merge(mm, vma);
 	if (vma->vm_flags & VM_LOCKED)
-		vma_populate(vma, old_end, old_end + delta);
+		mlock_vma_pages_range(vma, old_end, old_end + delta);
 	return (long)addr;
 }

@@ -314,8 +314,8 @@ int page_referenced(struct page *page, int is_locked)
 
 /* ---- try_to_unmap --------------------------------------------------------- */
 
-/* Linux's try_to_unmap_one: 0 to go on (Linux: SWAP_AGAIN), SWAP_FAIL to
- * stop the walk. */
+/* Linux's try_to_unmap_one: 0 to go on (Linux: SWAP_AGAIN), SWAP_FAIL or
+ * SWAP_MLOCK to stop the walk. */
 static int try_to_unmap_one(struct page *page, struct vm_area_struct *vma, void *arg)
 {
 	int migration = *(int *)arg;
@@ -332,8 +332,12 @@ static int try_to_unmap_one(struct page *page, struct vm_area_struct *vma, void 
 	 * recently referenced (perhaps page_referenced skipped it), then
 	 * don't swap it out." (Linux) */
 	if (!migration) {
-		if (vma->vm_flags & VM_LOCKED)
-			return SWAP_FAIL;
+		/* Linux 2.6.28 mlocks the page here if it can take the mm's
+		 * mmap_sem; nothing else holds it across this walk here. */
+		if (vma->vm_flags & VM_LOCKED) {
+			mlock_vma_page(page);
+			return SWAP_MLOCK;
+		}
 		if (*ptep & _PAGE_ACCESSED) {
 			set_pte_at(mm, address, ptep, *ptep & ~_PAGE_ACCESSED);
 			return SWAP_FAIL;
@@ -359,13 +363,40 @@ static int try_to_unmap_one(struct page *page, struct vm_area_struct *vma, void 
  */
 int try_to_unmap(struct page *page, int migration)
 {
+	int ret;
+
 	if (!PageLocked(page))
 		panic("try_to_unmap: pfn %lu is not locked", page_to_pfn(page));
 	if (!page_mapped(page))
 		return SWAP_SUCCESS;
 	if (PageAnon(page))
 		return SWAP_FAIL;
-	if (rmap_walk(page, try_to_unmap_one, &migration) == SWAP_FAIL)
-		return SWAP_FAIL;
+	ret = rmap_walk(page, try_to_unmap_one, &migration);
+	if (ret)
+		return ret;
 	return page_mapped(page) ? SWAP_AGAIN : SWAP_SUCCESS;
+}
+
+/* One VMA for try_to_munlock (Linux's try_to_unmap_anon/_file with
+ * unlock set): a locked VMA that maps the page mlocks it and ends the
+ * walk. */
+static int try_to_munlock_one(struct page *page, struct vm_area_struct *vma, void *arg)
+{
+	unsigned long address = vma_address(page, vma);
+
+	(void)arg;
+	if (!(vma->vm_flags & VM_LOCKED) || address == (unsigned long)-EFAULT ||
+	    !page_check_address(page, vma->vm_mm, address))
+		return 0;
+	mlock_vma_page(page);
+	return SWAP_MLOCK;
+}
+
+int try_to_munlock(struct page *page)
+{
+	if (!PageLocked(page))
+		panic("try_to_munlock: pfn %lu is not locked", page_to_pfn(page));
+	if (!page_mapped(page) || !page->mapping)
+		return SWAP_SUCCESS;
+	return rmap_walk(page, try_to_munlock_one, NULL) ? SWAP_MLOCK : SWAP_SUCCESS;
 }

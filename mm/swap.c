@@ -43,8 +43,22 @@
  * returns: there is no pagevec to drain and no window in which a new page
  * is neither on a list nor isolatable (Linux fixed the visible effect of
  * that window in mark_page_accessed only in v3.12).  Linux adds unevictable
- * pages through a separate function; here lru_cache_add_lru(page,
- * LRU_UNEVICTABLE) does it.  The memory controller's lists do not exist.
+ * pages through a separate function (add_page_to_unevictable_list, which
+ * bypasses the pagevecs); here lru_cache_add_lru(page, LRU_UNEVICTABLE)
+ * does it.  The memory controller's lists do not exist.
+ *
+ * The unevictable list (Linux 2.6.28, Lee Schermerhorn and Rik van Riel's
+ * "Unevictable LRU Infrastructure", Nick Piggin's "mlock: mlocked pages
+ * are unevictable").  A page reclaim cannot evict, because it is mlocked
+ * (mm/mlock.c) or its mapping is AS_UNEVICTABLE, sits on LRU_UNEVICTABLE,
+ * which reclaim never scans, instead of being found again and again on
+ * the evictable lists.  It gets there when it enters: a new anonymous
+ * page of a locked VMA (lru_cache_add_active_or_unevictable); when mlock
+ * isolates it and puts it back; or lazily, when reclaim meets it on an
+ * evictable list and culls it (shrink_page_list, shrink_active_list:
+ * putback_lru_page decides by page_evictable).  It leaves when munlock or
+ * scan_mapping_unevictable_pages rescues it to an evictable list, or
+ * when it is freed.
  */
 #include <mm/mm.h>
 #include <mm/mm_inline.h>
@@ -86,6 +100,15 @@ void lru_cache_add_lru(struct page *page, enum lru_list lru)
 	}
 	add_page_to_lru_list(zone, page, lru);
 	spin_unlock_irqrestore(&zone->lru_lock, flags);
+}
+
+/* Called without zone->lru_lock; takes it. */
+void lru_cache_add_active_or_unevictable(struct page *page, struct vm_area_struct *vma)
+{
+	if (page_evictable(page, vma))
+		lru_cache_add_lru(page, (enum lru_list)(LRU_ACTIVE + page_is_file_cache(page)));
+	else
+		lru_cache_add_lru(page, LRU_UNEVICTABLE);
 }
 
 /* Called without zone->lru_lock; takes it. */

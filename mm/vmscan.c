@@ -39,8 +39,13 @@
  *        or mark_page_accessed         shrink_page_list, which decides per
  *        twice, or no swap for         page: keep (locked, writeback, hot
  *        an anon page)                 and dirty), activate, cull to
- *                                      UNEVICTABLE (mlocked), or unmap,
- *                                      write if dirty, and free.
+ *                                      UNEVICTABLE (!page_evictable:
+ *                                      mlocked, or try_to_unmap found a
+ *                                      locked VMA), or unmap, write if
+ *                                      dirty, and free.  UNEVICTABLE is
+ *                                      never scanned; munlock and
+ *                                      scan_mapping_unevictable_pages
+ *                                      rescue pages from it (mm/mlock.c).
  *
  * A page taken off its list by isolate_lru_pages (or isolate_lru_page) is
  * "isolated": no PG_lru, and the list's reference is now the isolator's
@@ -91,6 +96,7 @@
  *   - no memory controller, no laptop mode, no swap token, no pagevecs.
  */
 #include <fs/fs.h>
+#include <fs/vfs.h>
 #include <mm/mm_inline.h>
 #include <mm/page_alloc.h>
 #include <mm/pagemap.h>
@@ -104,6 +110,8 @@
 #include <pageturn/time.h>
 #include <pageturn/wait.h>
 #include <uapi/errno.h>
+
+#include "internal.h"
 
 int vm_swappiness = 60;
 unsigned long nr_kswapd_wakeups;
@@ -158,13 +166,13 @@ static void congestion_wait(long timeout)
 
 /* ---- what can be reclaimed -------------------------------------------- */
 
-/*
- * Linux's page_evictable(page, vma) also asks the mapping (ramfs, SHM_LOCK)
- * and the vma (VM_LOCKED).  There are neither yet: PG_mlocked decides.
- */
-bool page_evictable(const struct page *page)
+bool page_evictable(struct page *page, struct vm_area_struct *vma)
 {
-	return !PageMlocked(page);
+	if (mapping_unevictable(page_mapping(page)))
+		return false;
+	if (PageMlocked(page) || (vma && is_mlocked_vma(vma, page)))
+		return false;
+	return true;
 }
 
 /* A mapping some process maps (Linux's mapping_mapped). */
@@ -391,7 +399,7 @@ static bool free_orphan(struct page *page)
 		return false;
 	ClearPageActive(page);
 	ClearPageUnevictable(page);
-	ClearPageMlocked(page);
+	free_page_mlock(page);
 	put_page(page);
 	return true;
 }
@@ -401,27 +409,77 @@ static bool free_orphan(struct page *page)
  * The page goes back through lru_cache_add_lru, which takes a reference
  * for the list; then the isolation reference is dropped, after the lock
  * is released.  A page whose users all left meanwhile is freed instead.
- * Linux retries here when a page put on the unevictable list became
- * evictable meanwhile (a race between CPUs over mlock); on one CPU
- * nothing can change in between.
+ * A move from an evictable list to LRU_UNEVICTABLE counts as
+ * unevictable_pgs_culled, the other way as _rescued.  Linux retries here
+ * when a page put on the unevictable list became evictable meanwhile (a
+ * race between CPUs over mlock); on one CPU nothing can change in
+ * between.
  */
 void putback_lru_page(struct page *page)
 {
 	bool active = TestClearPageActive(page);
+	bool was_unevictable;
 	enum lru_list lru;
 
 	if (PageLRU(page))
 		panic("putback_lru_page: pfn %lu is still on an LRU list", page_to_pfn(page));
 	if (free_orphan(page))
 		return;
-	ClearPageUnevictable(page);
-	if (page_evictable(page))
+	was_unevictable = TestClearPageUnevictable(page);
+	if (page_evictable(page, NULL))
 		lru = (enum lru_list)(LRU_BASE + page_is_file_cache(page) +
 				      (active ? LRU_ACTIVE : 0));
 	else
 		lru = LRU_UNEVICTABLE;
 	lru_cache_add_lru(page, lru);
+	if (was_unevictable && lru != LRU_UNEVICTABLE)
+		count_vm_event(UNEVICTABLE_PGRESCUED);
+	else if (!was_unevictable && lru == LRU_UNEVICTABLE)
+		count_vm_event(UNEVICTABLE_PGCULLED);
 	put_page(page);		/* the isolation reference */
+}
+
+/*
+ * page, on LRU_UNEVICTABLE, may have become evictable: move it to its
+ * inactive list if so (Linux's check_move_unevictable_page).  Called with
+ * zone->lru_lock held.
+ */
+static void check_move_unevictable_page(struct page *page, struct zone *zone)
+{
+	enum lru_list l;
+
+	if (!page_evictable(page, NULL))
+		return;
+	ClearPageUnevictable(page);
+	l = (enum lru_list)(LRU_INACTIVE_ANON + page_is_file_cache(page));
+	del_page_from_lru_list(zone, page, LRU_UNEVICTABLE);
+	add_page_to_lru_list(zone, page, l);
+	count_vm_event(UNEVICTABLE_PGRESCUED);
+}
+
+void scan_mapping_unevictable_pages(struct address_space *mapping)
+{
+	struct page *pages[16];
+	pgoff_t next = 0;
+	unsigned int i, n;
+	uint64_t flags;
+
+	/* Every page in the mapping's tree (mapping->host need not be a VFS
+	 * inode, so its size is not read). */
+	while ((n = find_get_pages(mapping, next, ARRAY_SIZE(pages), pages))) {
+		for (i = 0; i < n; i++) {
+			struct page *page = pages[i];
+			struct zone *zone = page_zone(page);
+
+			next = MAX(next, page->index + 1);
+			spin_lock_irqsave(&zone->lru_lock, flags);
+			if (PageLRU(page) && PageUnevictable(page))
+				check_move_unevictable_page(page, zone);
+			spin_unlock_irqrestore(&zone->lru_lock, flags);
+			page_cache_release(page);
+		}
+		count_vm_events(UNEVICTABLE_PGSCANNED, n);
+	}
 }
 
 /*
@@ -440,7 +498,7 @@ static void putback_pages(struct zone *zone, struct list_head *page_list)
 		list_del(&page->lru);
 		if (free_orphan(page))
 			continue;
-		if (!page_evictable(page)) {
+		if (!page_evictable(page, NULL)) {
 			putback_lru_page(page);
 			continue;
 		}
@@ -534,7 +592,7 @@ static unsigned long shrink_page_list(struct list_head *page_list, struct scan_c
 			goto keep;
 		sc->nr_scanned++;
 
-		if (!page_evictable(page))
+		if (!page_evictable(page, NULL))
 			goto cull_mlocked;
 		if (!sc->may_swap && page_mapped(page))
 			goto keep_locked;
@@ -558,6 +616,9 @@ static unsigned long shrink_page_list(struct list_head *page_list, struct scan_c
 		if (PageAnon(page) && !PageSwapCache(page)) {
 			if (!(sc->gfp_mask & __GFP_IO))
 				goto keep_locked;
+			/* Mapped in a locked VMA, it must stay: cull it. */
+			if (try_to_munlock(page) == SWAP_MLOCK)
+				goto cull_mlocked;
 			if (!add_to_swap(page))
 				goto activate_locked;
 			may_enter_fs = 1;
@@ -571,6 +632,8 @@ static unsigned long shrink_page_list(struct list_head *page_list, struct scan_c
 				goto activate_locked;
 			case SWAP_AGAIN:
 				goto keep_locked;
+			case SWAP_MLOCK:
+				goto cull_mlocked;
 			case SWAP_SUCCESS:
 				break;
 			}
@@ -715,7 +778,7 @@ static void shrink_active_list(unsigned long nr_pages, struct zone *zone,
 
 		cond_resched();
 		list_del(&page->lru);
-		if (!page_evictable(page)) {
+		if (!page_evictable(page, NULL)) {
 			putback_lru_page(page);
 			continue;
 		}

@@ -105,6 +105,7 @@ struct address_space_operations {
 /* mapping->flags bits */
 enum mapping_flags {
 	AS_SWAPBACKED,		/* pages live in RAM or swap (tmpfs): anon LRU */
+	AS_UNEVICTABLE,		/* reclaim may not evict its pages (Linux's ramfs, SHM_LOCK) */
 };
 
 struct address_space {

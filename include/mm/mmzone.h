@@ -52,6 +52,7 @@ enum zone_stat_item {
 	NR_INACTIVE_FILE,
 	NR_ACTIVE_FILE,
 	NR_UNEVICTABLE,
+	NR_MLOCK,			/* pages with PG_mlocked (mm/mlock.c) */
 	NR_ANON_PAGES,			/* mapped anonymous pages (mm/memory.c) */
 	NR_FILE_MAPPED,			/* page-cache pages mapped by page tables */
 	NR_FILE_PAGES,			/* in the page cache (mm/filemap.c) */
@@ -72,9 +73,9 @@ enum zone_stat_item {
  * so an active list is LRU_ACTIVE above its inactive one and a file list
  * LRU_FILE above its anon one.  Anon means swap-backed (PG_swapbacked):
  * anonymous memory and tmpfs; file means backed by a file on a disk.
- * LRU_UNEVICTABLE holds pages reclaim cannot free (PG_mlocked), kept off
- * the other lists so scans do not waste time on them; it is neither anon
- * nor file, active nor inactive.  Never reorder: the zone counters
+ * LRU_UNEVICTABLE holds pages reclaim cannot free (PG_mlocked, or in an
+ * AS_UNEVICTABLE mapping: page_evictable), kept off the other lists so
+ * scans never see them; it is neither anon nor file, active nor inactive.  Never reorder: the zone counters
  * NR_LRU_BASE + l and the arithmetic above rely on these values.
  */
 #define LRU_BASE   0

@@ -20,6 +20,30 @@
 void address_space_init(struct address_space *mapping, void *host,
 			const struct address_space_operations *a_ops, bool swap_backed);
 
+/*
+ * AS_UNEVICTABLE (Linux 2.6.28's "Unevictable LRU Infrastructure"): the
+ * pages of such a mapping go to LRU_UNEVICTABLE when reclaim meets them
+ * (page_evictable).  Linux sets it for ramfs inodes and for SysV shared
+ * memory under SHM_LOCK; clearing it is followed by
+ * scan_mapping_unevictable_pages (mm/swap.h), which moves the mapping's
+ * pages back to their evictable lists.  Called with no lock held.
+ */
+static inline void mapping_set_unevictable(struct address_space *mapping)
+{
+	mapping->flags |= 1ul << AS_UNEVICTABLE;
+}
+
+static inline void mapping_clear_unevictable(struct address_space *mapping)
+{
+	mapping->flags &= ~(1ul << AS_UNEVICTABLE);
+}
+
+/* NULL (an anonymous page's) is evictable. */
+static inline bool mapping_unevictable(const struct address_space *mapping)
+{
+	return mapping && (mapping->flags & (1ul << AS_UNEVICTABLE));
+}
+
 /* Drop a reference taken by find_get_page() and friends. */
 static inline void page_cache_release(struct page *page)
 {

@@ -127,19 +127,32 @@ enum {
 	SWAP_SUCCESS,	/* no PTE maps the page any more */
 	SWAP_AGAIN,	/* some PTE could not be reached: try later */
 	SWAP_FAIL,	/* the page must stay mapped (see try_to_unmap) */
+	SWAP_MLOCK,	/* a VM_LOCKED VMA maps it: PG_mlocked is now set */
 };
 
 /*
  * Clear every PTE mapping page (called with the page locked): each one's
  * dirty bit goes to the page (set_page_dirty), its rss count and its page
- * reference go.  SWAP_FAIL, with the PTEs walked so far cleared, when a
- * VMA mapping it is VM_LOCKED, when a PTE is young (accessed since
- * page_referenced looked: the page is in use), and for an anonymous page
- * not in the swap cache.  migration is Linux's flag for page migration,
- * which skips the VM_LOCKED and young tests; reclaim passes 0.  Never
- * sleeps.
+ * reference go.  With the PTEs walked so far cleared, it stops with
+ * SWAP_MLOCK when a VM_LOCKED VMA maps the page, which it mlocks on the
+ * way (mlock_vma_page: reclaim then culls it to LRU_UNEVICTABLE, Linux
+ * 2.6.28's lazy culling), and with SWAP_FAIL when a PTE is young
+ * (accessed since page_referenced looked: the page is in use).  An
+ * anonymous page not in the swap cache is SWAP_FAIL at once.  migration
+ * is Linux's flag for page migration, which skips the VM_LOCKED and
+ * young tests; reclaim passes 0.  Never sleeps.
  */
 int try_to_unmap(struct page *page, int migration);
+
+/*
+ * Called by munlock with the page locked and PG_mlocked just cleared:
+ * does some other VM_LOCKED VMA still map the page (another process's,
+ * or a second mapping of the same file page)?  If so the page is mlocked
+ * again (mlock_vma_page) and the answer is SWAP_MLOCK; otherwise
+ * SWAP_SUCCESS.  Reclaim also asks it before it would give an anonymous
+ * page swap.  Never sleeps.
+ */
+int try_to_munlock(struct page *page);
 
 /* The user address of page in vma, or -EFAULT when the page's index lies
  * outside the VMA (Linux's vma_address). */

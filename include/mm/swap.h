@@ -15,6 +15,9 @@
 #include <mm/mm.h>
 #include <mm/mmzone.h>
 
+struct address_space;
+struct vm_area_struct;
+
 /* Pages handed to the page allocator at boot: MemTotal. */
 extern unsigned long totalram_pages;
 /* Pages the allocator keeps back in every zone (pages_high plus the largest
@@ -138,8 +141,29 @@ int isolate_lru_page(struct page *page);
  */
 void putback_lru_page(struct page *page);
 
-/* May reclaim evict page?  Not while it is PG_mlocked. */
-bool page_evictable(const struct page *page);
+/*
+ * May reclaim evict page (Linux 2.6.28's page_evictable)?  Not if its
+ * mapping is AS_UNEVICTABLE, not while it is PG_mlocked, and not if vma
+ * (the one it is being mapped into, or NULL) is VM_LOCKED, in which case
+ * the page is mlocked now (is_mlocked_vma, mm/internal.h).
+ */
+bool page_evictable(struct page *page, struct vm_area_struct *vma);
+
+/*
+ * A new anonymous page mapped into vma (a fault or a copy-on-write copy):
+ * the active anon list, or LRU_UNEVICTABLE, mlocked, if vma is
+ * VM_LOCKED (Linux 2.6.28's lru_cache_add_active_or_unevictable).
+ */
+void lru_cache_add_active_or_unevictable(struct page *page, struct vm_area_struct *vma);
+
+/*
+ * After mapping_clear_unevictable: move the pages of mapping that are on
+ * LRU_UNEVICTABLE and now evictable to their inactive lists (Linux
+ * 2.6.28's rescue scan, run by SHM_UNLOCK there).  Counts every page
+ * looked at in unevictable_pgs_scanned, every page moved in _rescued.
+ * Process context.
+ */
+void scan_mapping_unevictable_pages(struct address_space *mapping);
 
 /* Times kswapd would have been woken (no /proc name: Linux has no such
  * counter).  Direct reclaims are counted in the ALLOCSTALL event. */

@@ -50,6 +50,15 @@ enum vm_event_item {
 	PAGEOUTRUN,		/* balance_pgdat runs */
 	ALLOCSTALL,		/* entries into direct reclaim */
 	PGROTATED,		/* pages moved to an inactive tail after writeback */
+	/* The unevictable list (Linux 2.6.28, mm/mlock.c and mm/vmscan.c): */
+	UNEVICTABLE_PGCULLED,	/* pages put on it by putback_lru_page */
+	UNEVICTABLE_PGSCANNED,	/* pages scan_mapping_unevictable_pages looked at */
+	UNEVICTABLE_PGRESCUED,	/* pages moved from it to an evictable list */
+	UNEVICTABLE_PGMLOCKED,	/* PG_mlocked set */
+	UNEVICTABLE_PGMUNLOCKED,	/* PG_mlocked cleared by munlock */
+	UNEVICTABLE_PGCLEARED,	/* PG_mlocked cleared by COW or truncation */
+	UNEVICTABLE_PGSTRANDED,	/* munlocked pages left on it (isolated elsewhere) */
+	UNEVICTABLE_MLOCKFREED,	/* pages freed with PG_mlocked still set */
 	DROP_PAGECACHE,		/* writes to drop_caches that dropped the page cache */
 	DROP_SLAB,		/* ... that dropped the unused inodes and free slabs */
 	PGSCAN_ANON,		/* inactive anon pages isolated (Linux 5.8's names) */

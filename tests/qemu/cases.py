@@ -642,6 +642,23 @@ def reclaim_stress_case(build):
         check=lambda session: ext2_fsck_problems(image))
 
 
+def mlock_case(build, name, mem):
+    """user/tests/mlock_lru.c at a small -m with a virtio disk: 1 MiB of
+    anonymous memory and a 1 MiB mapping of a file stay mlocked, resident
+    and intact while a file of twice the RAM is read, with Mlocked,
+    Unevictable and the unevictable_pgs_* counters checked on the way in
+    and out.  e2fsck -fn must find the disk clean afterwards."""
+    workdir = os.path.join(build, "tests", name)
+    image = ext2_disk(workdir, {}, 4096, 320)
+    return QemuCase(
+        name, LISTS_CHECK + " init=/sbin/init -- /usr/tests/runner mlock_lru",
+        mem=mem, timeout=300, qemu_args=VDA_ARGS,
+        expect=[r"^# wrote \d+ MiB", r"^# mlock_lru: PASS \(",
+                r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"] + LISTS_CHECKED,
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",),
+        check=lambda session: ext2_fsck_problems(image))
+
+
 def writeback_race_check(image):
     """user/tests/writeback_race.c leaves /wbrace.0 .. /wbrace.7: a page
     holding 'x' first, then 10240 bytes of its pattern, all of which must
@@ -1051,6 +1068,7 @@ def cases(build):
         reclaim_case(build, "reclaim_file_64m_bios", "64M"),
         reclaim_stress_case(build),
         vmscan_virtio_case(build),
+        mlock_case(build, "mlock_lru_64m_bios", "64M"),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
         bench_smoke_case(build),

@@ -8,7 +8,11 @@
 #include <cmocka.h>
 
 #include <fs/fs.h>
+#include <mm/pagemap.h>
+#include <mm/rmap.h>
 #include <mm/slab.h>
+#include <mm/swap.h>
+#include <mm/vmstat.h>
 #include <uapi/errno.h>
 
 #include "fake_mm.h"
@@ -315,4 +319,47 @@ void fput(struct file *file)
 	if (file->f_count <= 1)
 		fail_msg("fput drops the last reference of a test file (f_count %d)", file->f_count);
 	file->f_count--;
+}
+
+/* ---- mlocked pages -------------------------------------------------------- */
+
+/* The fake page tables map no struct page, so mm/mlock.c's page walk
+ * finds nothing to mlock or munlock; what it would call on a page is
+ * here only to link, and fails the test if reached. */
+struct vm_event_state vm_event_states;
+
+struct page *follow_page(struct vm_area_struct *vma, unsigned long address)
+{
+	check_range(vma, address, address + PAGE_SIZE);
+	return NULL;
+}
+
+static void unreached(const char *fn)
+{
+	fail_msg("%s reached", fn);
+}
+
+void lock_page(struct page *page) { (void)page; unreached(__func__); }
+void unlock_page(struct page *page) { (void)page; unreached(__func__); }
+void put_page(struct page *page) { (void)page; unreached(__func__); }
+void putback_lru_page(struct page *page) { (void)page; unreached(__func__); }
+int isolate_lru_page(struct page *page) { (void)page; unreached(__func__); return -EBUSY; }
+int try_to_munlock(struct page *page) { (void)page; unreached(__func__); return 0; }
+void inc_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	(void)page;
+	(void)item;
+	unreached(__func__);
+}
+void dec_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	(void)page;
+	(void)item;
+	unreached(__func__);
+}
+
+/* pageturn/sched.h clashes with the C library's headers here. */
+void cond_resched(void);
+void cond_resched(void)
+{
 }

@@ -3,7 +3,7 @@
  * and mm/memory.c: no process maps their pages, so truncation's
  * unmap_mapping_range has nothing to do (it checks that no VMA is on the
  * mapping's i_mmap), and reclaim's page_referenced and try_to_unmap find
- * no PTE (they check that the page is not mapped).
+ * no PTE (they check that the page is not mapped), nor does try_to_munlock.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,6 +32,12 @@ int page_referenced(struct page *page, int is_locked)
 int try_to_unmap(struct page *page, int migration)
 {
 	(void)migration;
+	assert_false(page_mapped(page));
+	return SWAP_SUCCESS;
+}
+
+int try_to_munlock(struct page *page)
+{
 	assert_false(page_mapped(page));
 	return SWAP_SUCCESS;
 }

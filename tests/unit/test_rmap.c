@@ -245,6 +245,7 @@ static unsigned long slab_active(const char *name)
 struct found {
 	struct page *page;
 	int ptes;
+	bool locked;	/* some PTE lies in a VM_LOCKED VMA */
 };
 
 static bool vma_on_list(const struct vm_area_struct *vma, const struct list_head *head,
@@ -315,6 +316,7 @@ static void check_rmap(void)
 {
 	static struct found found[MAX_PTES];
 	pte_t *ptes[MAX_PTES];
+	int pte_found[MAX_PTES];
 	unsigned long anon_pages = 0, file_pages = 0, anon_rss, file_rss, addr;
 	int nfound = 0, nptes = 0, i, j;
 	struct page *page;
@@ -340,18 +342,25 @@ static void check_rmap(void)
 				assert_ptr_equal(page->mapping, &mapping);
 				assert_true(page->index < (inode.i_size + PG - 1) / PG);
 			}
-			ptes[nptes++] = ptep;
 			for (j = 0; j < nfound && found[j].page != page; j++)
 				;
 			if (j == nfound)
-				found[nfound++] = (struct found){ page, 0 };
+				found[nfound++] = (struct found){ page, 0, false };
 			found[j].ptes++;
+			found[j].locked |= !!(v->vm_flags & VM_LOCKED);
+			pte_found[nptes] = j;
+			ptes[nptes++] = ptep;
 		}
 		assert_int_equal(mms[i]->anon_rss, anon_rss);
 		assert_int_equal(mms[i]->file_rss, file_rss);
 	}
+	/* page_referenced does not count a page mapped in a locked VMA (it
+	 * is reclaim's cue to cull it): those PTEs are left old. */
 	for (i = 0; i < nptes; i++)
-		*ptes[i] |= _PAGE_ACCESSED;
+		if (!found[pte_found[i]].locked)
+			*ptes[i] |= _PAGE_ACCESSED;
+		else
+			*ptes[i] &= ~(pte_t)_PAGE_ACCESSED;
 	for (j = 0; j < nfound; j++) {
 		page = found[j].page;
 		if (PageAnon(page))
@@ -359,6 +368,9 @@ static void check_rmap(void)
 		else
 			file_pages++;
 		assert_int_equal(page_mapcount(page), found[j].ptes);
+		assert_int_equal(PageMlocked(page), found[j].locked);
+		if (found[j].locked)
+			continue;
 		assert_int_equal(page_referenced(page, 1), found[j].ptes);
 		assert_int_equal(page_referenced(page, 1), 0);
 	}
@@ -415,6 +427,7 @@ static int teardown(void **state)
 	assert_int_equal(zstat(NR_PAGETABLE), 0);
 	assert_int_equal(zstat(NR_INACTIVE_ANON) + zstat(NR_ACTIVE_ANON), 0);
 	assert_int_equal(zstat(NR_INACTIVE_FILE) + zstat(NR_ACTIVE_FILE), 0);
+	assert_int_equal(zstat(NR_UNEVICTABLE) + zstat(NR_MLOCK), 0);
 	for (cs = malloc_sizes; cs->cs_size != SIZE_MAX; cs++)
 		kmem_cache_shrink(cs->cs_cachep);
 	return 0;
@@ -500,7 +513,7 @@ static void test_fork_chain_anon(void **state)
  * A file page mapped shared in two address spaces and privately in a
  * third: try_to_unmap clears all three PTEs, the dirty bit of a shared one
  * reaches the page, mapcount and rss go back to nothing.  A young PTE or
- * a VM_LOCKED VMA makes it fail.
+ * a VM_LOCKED VMA makes it answer SWAP_MLOCK instead.
  */
 static void test_unmap_file_page(void **state)
 {
@@ -533,14 +546,18 @@ static void test_unmap_file_page(void **state)
 	unlock_page(page);
 	assert_true(page_mapped(page));
 
-	/* mlocked in b: not unmapped, and page_referenced skips it. */
+	/* mlocked in b: not unmapped (SWAP_MLOCK), and page_referenced
+	 * skips it; munlock gives it back to the file list. */
 	use_mm(b);
 	assert_int_equal(do_mlock(b, BASE + 4 * PG, 4 * PG, true), 0);
+	assert_true(PageMlocked(page) && PageUnevictable(page));
 	page_referenced(page, 0);
 	lock_page(page);
-	assert_int_equal(try_to_unmap(page, 0), SWAP_FAIL);
+	assert_int_equal(try_to_unmap(page, 0), SWAP_MLOCK);
 	unlock_page(page);
 	assert_int_equal(do_mlock(b, BASE + 4 * PG, 4 * PG, false), 0);
+	assert_false(PageMlocked(page) || PageUnevictable(page));
+	assert_int_equal(zstat(NR_MLOCK) + zstat(NR_UNEVICTABLE), 0);
 
 	/* Old PTEs, one of them dirty (a written since the page was last
 	 * cleaned): all go, the dirt to the page.  (The walk above cleared
@@ -774,6 +791,192 @@ static void test_random_ops(void **state)
 	}
 }
 
+/* ---- mlock and the unevictable list -------------------------------------- */
+
+static unsigned long ev(enum vm_event_item item)
+{
+	return vm_event_states.event[item];
+}
+
+/*
+ * Direct reclaim over the fake machine, as often as it takes for its
+ * deferred scans (nr_scan) to reach a batch at the small lists here, a
+ * few times over (a referenced page goes round the active list first).  The
+ * fake zone has no present_pages of its own, which would make reclaim
+ * skip it as unpopulated.
+ */
+static void reclaim(void)
+{
+	unsigned long flags = current->flags, present = ZONE->present_pages;
+
+	current->flags |= PF_MEMALLOC;
+	ZONE->present_pages = ZONE->managed_pages ? ZONE->managed_pages : 1024;
+	for (int i = 0; i < 256; i++)
+		try_to_free_pages(ZONE, 0, GFP_KERNEL);
+	ZONE->present_pages = present;
+	current->flags = flags;
+}
+
+static void assert_locked(struct mm_struct *m, unsigned long addr, unsigned long pages, bool locked)
+{
+	for (unsigned long i = 0; i < pages; i++) {
+		struct page *page = page_at(m, addr + i * PG);
+
+		assert_non_null(page);
+		assert_int_equal(PageMlocked(page), locked);
+		assert_int_equal(PageUnevictable(page), locked);
+		assert_true(PageLRU(page));
+	}
+}
+
+/*
+ * mlock of anonymous and file memory puts the pages on LRU_UNEVICTABLE,
+ * counted in NR_MLOCK, and reclaim leaves them mapped.
+ * A MAP_SHARED anonymous region locked by a parent and its forked child:
+ * the parent's munlock keeps the pages locked (try_to_munlock finds the
+ * child's VMA), the child's rescues them.  Copy-on-write in a locked VMA
+ * clears the old page's lock; munmap and exit munlock.
+ */
+static void test_mlock_unevictable(void **state)
+{
+	struct mm_struct *m, *child;
+	unsigned long mlocked0 = ev(UNEVICTABLE_PGMLOCKED), culled0 = ev(UNEVICTABLE_PGCULLED);
+	unsigned long munlocked0, rescued0, cleared0, steal0;
+	struct page *old;
+
+	(void)state;
+	m = new_mm();
+	assert_int_equal(do_map(m, BASE, 4, RW, ANON, false, 0), BASE);
+	assert_int_equal(do_map(m, BASE + 4 * PG, 4, PROT_READ, MAP_SHARED, true, 0), BASE + 4 * PG);
+	assert_int_equal(do_map(m, BASE + 8 * PG, 4, RW, MAP_SHARED | MAP_ANONYMOUS, false, 0),
+			 BASE + 8 * PG);
+	assert_int_equal(do_mlock(m, BASE, 12 * PG, true), 0);
+	assert_locked(m, BASE, 12, true);
+	assert_int_equal(zstat(NR_MLOCK), 12);
+	assert_int_equal(zstat(NR_UNEVICTABLE), 12);
+	assert_int_equal(ev(UNEVICTABLE_PGMLOCKED) - mlocked0, 12);
+	/* The anon pages were born mlocked; the file pages were moved. */
+	assert_int_equal(ev(UNEVICTABLE_PGCULLED) - culled0, 4);
+	check_rmap();
+
+	/* Reclaim frees the file's other cached pages (readahead brought
+	 * them) and never touches the locked ones. */
+	steal0 = ev(PGSTEAL_FILE);
+	reclaim();
+	assert_true(ev(PGSTEAL_FILE) > steal0);
+	assert_locked(m, BASE, 12, true);
+	assert_int_equal(zstat(NR_UNEVICTABLE), 12);
+	check_rmap();
+
+
+	/* The shared region, locked by the child too. */
+	child = fork_mm(0);
+	use_mm(child);
+	assert_int_equal(do_mlock(child, BASE + 8 * PG, 4 * PG, true), 0);
+	assert_ptr_equal(page_at(child, BASE + 8 * PG), page_at(m, BASE + 8 * PG));
+	munlocked0 = ev(UNEVICTABLE_PGMUNLOCKED);
+	rescued0 = ev(UNEVICTABLE_PGRESCUED);
+	use_mm(m);
+	assert_int_equal(do_mlock(m, BASE + 8 * PG, 4 * PG, false), 0);
+	assert_locked(m, BASE + 8 * PG, 4, true);
+	assert_int_equal(zstat(NR_MLOCK), 12);
+	assert_int_equal(ev(UNEVICTABLE_PGMUNLOCKED), munlocked0);
+	use_mm(child);
+	assert_int_equal(do_mlock(child, BASE + 8 * PG, 4 * PG, false), 0);
+	assert_locked(m, BASE + 8 * PG, 4, false);
+	assert_int_equal(zstat(NR_MLOCK), 8);
+	assert_int_equal(ev(UNEVICTABLE_PGMUNLOCKED) - munlocked0, 4);
+	assert_int_equal(ev(UNEVICTABLE_PGRESCUED) - rescued0, 4);
+	check_rmap();
+
+	/* The child shares the locked private anon pages copy-on-write but
+	 * not the lock.  A write by the locked parent copies: the copy is
+	 * mlocked, the old page (the child's now) is not. */
+	old = page_at(m, BASE);
+	cleared0 = ev(UNEVICTABLE_PGCLEARED);
+	assert_int_equal(touch(m, BASE, true), 0);
+	assert_ptr_not_equal(page_at(m, BASE), old);
+	assert_ptr_equal(page_at(child, BASE), old);
+	assert_locked(m, BASE, 4, true);
+	assert_false(PageMlocked(old) || PageUnevictable(old));
+	assert_int_equal(ev(UNEVICTABLE_PGCLEARED) - cleared0, 1);
+	assert_int_equal(zstat(NR_MLOCK), 8);
+	check_rmap();
+
+	/* munmap of the locked file range and exit munlock. */
+	munlocked0 = ev(UNEVICTABLE_PGMUNLOCKED);
+	use_mm(m);
+	assert_int_equal(do_munmap(m, BASE + 4 * PG, 4 * PG), 0);
+	assert_int_equal(zstat(NR_MLOCK), 4);
+	assert_int_equal(ev(UNEVICTABLE_PGMUNLOCKED) - munlocked0, 4);
+	exit_mm(0);
+	assert_int_equal(zstat(NR_MLOCK) + zstat(NR_UNEVICTABLE), 0);
+	assert_int_equal(ev(UNEVICTABLE_PGMUNLOCKED) - munlocked0, 8);
+	assert_int_equal(ev(UNEVICTABLE_MLOCKFREED), 0);
+	check_rmap();
+}
+
+/*
+ * Lazy culling: a file page mapped in a VMA that became VM_LOCKED without
+ * its pages being mlocked is found by reclaim, mlocked by try_to_unmap
+ * (SWAP_MLOCK) and culled.  An AS_UNEVICTABLE mapping's cached pages are
+ * culled too and never freed, and scan_mapping_unevictable_pages rescues them once the
+ * flag is cleared.
+ */
+static void test_cull_and_rescue(void **state)
+{
+	struct mm_struct *m;
+	struct vm_area_struct *vma;
+	unsigned long culled0 = ev(UNEVICTABLE_PGCULLED), scanned0, rescued0, cached;
+	struct page *page;
+
+	(void)state;
+	m = new_mm();
+	assert_int_equal(do_map(m, BASE, 2, PROT_READ, MAP_SHARED, true, 0), BASE);
+	assert_int_equal(touch(m, BASE, false), 0);
+	page = page_at(m, BASE);
+	assert_false(PageMlocked(page) || PageUnevictable(page));
+	vma = find_vma(m, BASE);
+	vma->vm_flags |= VM_LOCKED;
+	m->locked_vm += vma_pages(vma);
+	/* page_referenced skips it, try_to_unmap mlocks it and answers
+	 * SWAP_MLOCK, shrink_page_list culls it. */
+	reclaim();
+	assert_ptr_equal(page_at(m, BASE), page);
+	assert_true(PageMlocked(page) && PageUnevictable(page));
+	assert_int_equal(ev(UNEVICTABLE_PGCULLED) - culled0, 1);
+	assert_int_equal(zstat(NR_MLOCK), 1);
+	assert_int_equal(do_munmap(m, BASE, 2 * PG), 0);
+	assert_false(PageMlocked(page) || PageUnevictable(page));
+	assert_int_equal(zstat(NR_MLOCK) + zstat(NR_UNEVICTABLE), 0);
+
+	/* The same file, now unevictable as a whole: its cached pages are
+	 * culled when reclaim meets them, and rescued by the scan. */
+	assert_int_equal(do_map(m, BASE, 4, PROT_READ, MAP_SHARED, true, 0), BASE);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(touch(m, BASE + i * PG, false), 0);
+	assert_int_equal(do_munmap(m, BASE, 4 * PG), 0);
+	mapping_set_unevictable(&mapping);
+	culled0 = ev(UNEVICTABLE_PGCULLED);
+	cached = mapping.nrpages;	/* readahead brought more than the 4 */
+	assert_true(cached >= 4);
+	reclaim();
+	assert_int_equal(mapping.nrpages, cached);
+	assert_int_equal(zstat(NR_UNEVICTABLE), cached);
+	assert_int_equal(ev(UNEVICTABLE_PGCULLED) - culled0, cached);
+	assert_int_equal(zstat(NR_MLOCK), 0);
+	mapping_clear_unevictable(&mapping);
+	scanned0 = ev(UNEVICTABLE_PGSCANNED);
+	rescued0 = ev(UNEVICTABLE_PGRESCUED);
+	scan_mapping_unevictable_pages(&mapping);
+	assert_int_equal(ev(UNEVICTABLE_PGSCANNED) - scanned0, cached);
+	assert_int_equal(ev(UNEVICTABLE_PGRESCUED) - rescued0, cached);
+	assert_int_equal(zstat(NR_UNEVICTABLE), 0);
+	assert_int_equal(zstat(NR_INACTIVE_FILE), cached);
+	reclaim();
+	assert_int_equal(mapping.nrpages, 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -783,6 +986,8 @@ int main(void)
 		T(test_unmap_file_page),
 		T(test_split_merge_mremap),
 		T(test_truncate_unmaps),
+		T(test_mlock_unevictable),
+		T(test_cull_and_rescue),
 		T(test_random_ops),
 	};
 

@@ -74,6 +74,7 @@ static const struct test tests[] = {
 	{ "writeback_race", 0 },
 	{ "reclaim_file", 0 },
 	{ "reclaim_stress", 0 },
+	{ "mlock_lru", 0 },
 	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },

@@ -21,7 +21,7 @@
  *                     are not page-cache pages here, so Cached keeps them
  *   Cached            NR_FILE_PAGES (tmpfs pages included, as on Linux)
  *   Active ... Unevictable   the LRU counters
- *   Mlocked           0: no page is marked PG_mlocked yet
+ *   Mlocked           NR_MLOCK: pages with PG_mlocked (mm/mlock.c)
  *   Dirty, Writeback  NR_FILE_DIRTY, NR_WRITEBACK
  *   AnonPages, Mapped NR_ANON_PAGES, NR_FILE_MAPPED
  *   Shmem             NR_SHMEM: tmpfs pages in the page cache
@@ -119,7 +119,7 @@ void meminfo_proc_show(struct seq_file *m)
 	show_val_kb(m, "Active(file):", lru[LRU_ACTIVE_FILE]);
 	show_val_kb(m, "Inactive(file):", lru[LRU_INACTIVE_FILE]);
 	show_val_kb(m, "Unevictable:", lru[LRU_UNEVICTABLE]);
-	show_val_kb(m, "Mlocked:", 0);
+	show_val_kb(m, "Mlocked:", global_page_state(NR_MLOCK));
 	show_val_kb(m, "SwapTotal:", 0);
 	show_val_kb(m, "SwapFree:", 0);
 	show_val_kb(m, "Dirty:", global_page_state(NR_FILE_DIRTY));
