@@ -57,6 +57,7 @@ const char *const vmstat_text[] = {
 	"allocstall",
 	"drop_pagecache",
 	"drop_slab",
+	"oom_kill",
 };
 
 _Static_assert(ARRAY_SIZE(vmstat_text) == NR_VM_ZONE_STAT_ITEMS + NR_VM_EVENT_ITEMS,

@@ -41,6 +41,7 @@ enum vm_event_item {
 	ALLOCSTALL,		/* entries into direct reclaim */
 	DROP_PAGECACHE,		/* writes to drop_caches that dropped the page cache */
 	DROP_SLAB,		/* ... that dropped the unused inodes and free slabs */
+	OOM_KILL,		/* processes the OOM killer killed (mm/oom_kill.c) */
 	NR_VM_EVENT_ITEMS
 };
 
