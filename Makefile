@@ -218,6 +218,7 @@ UNIT_SRCS_rmap       := mm/rmap.c mm/memory.c mm/mmap.c mm/mprotect.c mm/mlock.c
 UNIT_SRCS_memory     := mm/memory.c mm/rmap.c mm/pgtable.c mm/filemap.c kernel/lib/radix-tree.c mm/swap.c mm/vmscan.c mm/slab.c \
 	tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c $(UNIT_IOV_ITER)
 UNIT_SRCS_radix_tree := kernel/lib/radix-tree.c tests/unit/kernel_stubs.c
+UNIT_SRCS_oom        := mm/oom_kill.c tests/unit/kernel_stubs.c
 UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
 	tests/unit/kernel_stubs.c tests/unit/fake_zones.c tests/unit/fake_alloc_env.c $(UNIT_SYSCTL)
 # The bulk memory routines, assembled for the host with their global names
