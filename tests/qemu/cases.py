@@ -507,13 +507,15 @@ OOM_KILLED_LINE = re.compile(r"^Out of memory: Killed process (\d+) \((\S+)\) to
                              r"anon-rss:(\d+)kB, file-rss:\d+kB, shmem-rss:0kB, UID:0 "
                              r"pgtables:\d+kB oom_score_adj:(-?\d+)$")
 OOM_EXPECT_LINE = re.compile(r"^# expect console: Out of memory: Killed process (\d+) \(oom\)$")
+OOM_SELF_EXPECT = re.compile(r"^# expect console: (Out of memory: killing pid \d+ \(oom\))$")
 
 
 def oom_problems(session):
     """The hog oom.c announced was killed with the report's lines, the
-    oom_score_adj 1000 child was the victim of the second kill, and the
-    leak test's 50 (plus warm-up) kills each got a "Killed process"
-    line."""
+    oom_score_adj 1000 child was the victim of the second kill, nobody at
+    -1000 was, the -1000 hog with nothing else to kill was killed by its
+    own fault, and the leak test's 50 (plus warm-up) kills each got a
+    "Killed process" line."""
     killed = [m.groups() for m in map(OOM_KILLED_LINE.match, session.lines) if m]
     expected = [m.group(1) for m in map(OOM_EXPECT_LINE.match, session.lines) if m]
     problems = []
@@ -531,6 +533,10 @@ def oom_problems(session):
     leaks = [k for k in killed if k[1] == "leaks"]
     if len(leaks) < 50:
         problems.append("%d OOM kills of leaks' children, fewer than 50" % len(leaks))
+    selves = [m.group(1) for m in map(OOM_SELF_EXPECT.match, session.lines) if m]
+    if len(selves) != 1 or session.lines.count(selves[0]) != 1:
+        problems.append("the -1000 hog's fault: %r, not one expect line and one console line"
+                        % selves)
     return problems
 
 
@@ -539,8 +545,10 @@ def oom_case():
     the size of RAM gets the OOM report (the triggering allocation, the
     Mem-Info lines, the per-zone line, the task table, the kill line) and
     is killed while its parent goes on; oom_score_adj 1000 and -1000 steer
-    the choice; 50 kills in a row leave every counter of the leak test
-    where it was; and the runner ends normally afterwards."""
+    the choice; with nothing killable the allocation fails and the
+    faulting hog dies, with no hang and no panic; 50 kills in a row leave
+    every counter of the leak test where it was; and the runner ends
+    normally afterwards."""
     return QemuCase(
         "oom_64m_bios", "init=/sbin/init -- /usr/tests/runner oom leaks", mem="64M", timeout=420,
         expect=[r"^init: running /usr/tests/runner$",
@@ -556,13 +564,14 @@ def oom_case():
                 r"oom_score_adj name$",
                 r"^\[\s*\d+\]     0 \s*\d+ \s*\d+ \s*\d+ \s*\d+ \s*0 \s+-?\d+ oom$",
                 r"^Out of memory: Killed process \d+ \(oom\) total-vm:",
+                r"^Out of memory and no killable processes\.\.\.$",
+                r"^oom: page allocation failure\. order:0, mode:0x[0-9a-f]+$",
                 r"^# oom: PASS \(", r"^# leaks: PASS \(",
                 r"^ok \d+ - child killed by the OOM killer: every counter back within its slack$",
                 r"^user tests: 2 passed, 0 failed$",
                 r"^init: /usr/tests/runner finished: exit status 0$",
                 r"^init: powering off$"],
-        reject=USER_REJECT + (r"Out of memory and no killable processes",),
-        check=oom_problems)
+        reject=USER_REJECT, check=oom_problems)
 
 
 def bench_smoke_case(build):

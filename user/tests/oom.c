@@ -27,7 +27,12 @@
  *   - a small child with oom_score_adj 1000 (half of MemFree) is killed
  *     in place of a bigger one (60% of MemFree), which then finishes;
  *   - a child with oom_score_adj -1000 holding 60% of MemFree survives
- *     while another child asking for 60% more is killed.
+ *     while another child asking for 60% more is killed;
+ *   - with every process at -1000 (the runner, this test, a hog touching
+ *     twice MemTotal) nothing may be killed: the hog's allocations fail,
+ *     its page fault kills it instead (the console says so; the QEMU case
+ *     checks), no kill is counted, and the kernel neither hangs nor
+ *     panics.
  */
 #include "testlib.h"
 
@@ -236,6 +241,32 @@ static void check_adj_min_spared(void)
 	close(hog_ready[0]);
 }
 
+static void check_no_victim(void)
+{
+	long before = vmstat_oom_kill(), total = meminfo_kb("MemTotal");
+	char runner_adj[64];
+	int status;
+	pid_t pid;
+
+	snprintf(runner_adj, sizeof(runner_adj), "/proc/%d/oom_score_adj", (int)getppid());
+	if (write_text(runner_adj, "-1000") < 0 ||
+	    write_text("/proc/self/oom_score_adj", "-1000") < 0)
+		tap_bail("cannot set oom_score_adj -1000: %s", strerror(errno));
+	pid = test_fork();
+	if (pid == 0) {
+		touch_anon_kb(2 * total);
+		_exit(0);
+	}
+	test_wait(pid, &status, 0);
+	if (write_text(runner_adj, "0") < 0 || write_text("/proc/self/oom_score_adj", "0") < 0)
+		tap_bail("cannot set oom_score_adj back to 0: %s", strerror(errno));
+	tap_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		  "nothing killable: the -1000 hog's own fault kills it", "status 0x%x", status);
+	tap_check(vmstat_oom_kill() == before, "and the OOM killer killed nobody", "%ld -> %ld",
+		  before, vmstat_oom_kill());
+	tap_note("expect console: Out of memory: killing pid %d (oom)", pid);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--print-adj"))
@@ -252,6 +283,7 @@ int main(int argc, char **argv)
 		check_hog_killed();
 		check_adj_max_preferred();
 		check_adj_min_spared();
+		check_no_victim();
 	} else {
 		tap_skip("the OOM kills", "needs Pageturn with at most 128 MiB (the oom QEMU case)");
 	}
