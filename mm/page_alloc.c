@@ -71,8 +71,8 @@
  *   7. Otherwise an order up to PAGE_ALLOC_COSTLY_ORDER without
  *      __GFP_NORETRY naps (Linux's congestion_wait, HZ/50) and goes back
  *      to 5; anything else fails.
- *   8. Failing is returning NULL with one line, "page allocation
- *      failure. order:N, mode:0x..", unless __GFP_NOWARN.
+ *   8. Failing is returning NULL with one line, "<comm>: page
+ *      allocation failure. order:N, mode:0x..", unless __GFP_NOWARN.
  * Linux 2.6.28 retries forever at 7 and 6; here every loop is bounded,
  * so no allocation hangs the kernel: at most MAX_RECLAIM_RETRIES (16,
  * Linux 4.7's number) reclaims in a row without progress, and at most
@@ -81,7 +81,8 @@
  * victim at all (only init, kernel threads and oom_score_adj -1000 tasks
  * have memory) the allocation fails, where Linux panics ("Out of memory
  * and no killable processes").  The caller sees NULL and hands -ENOMEM
- * up; a page fault retries through pagefault_out_of_memory (mm/fault.c).
+ * up; a page fault tries the OOM killer once more and retries
+ * (pagefault_out_of_memory, called from mm/fault.c).
  * The allocator never panics for lack of memory.  It panics for bugs of
  * its callers: freeing a free page, a reserved page, a page still in use
  * (PAGE_FLAGS_CHECK_AT_FREE), a pfn outside every zone, a block of a
