@@ -24,8 +24,9 @@
  *     SIGKILL, this process (its parent) survives, and /proc/vmstat's
  *     oom_kill goes up by one; the QEMU case checks the report on the
  *     console;
- *   - a small child with oom_score_adj 1000 (half of MemFree) is killed
- *     in place of a bigger one (60% of MemFree), which then finishes;
+ *   - a small child with oom_score_adj 1000 (half of MemFree), stopped
+ *     by SIGSTOP, is killed in place of a bigger one (60% of MemFree),
+ *     which then finishes;
  *   - a child with oom_score_adj -1000 holding 60% of MemFree survives
  *     while another child asking for 60% more is killed;
  *   - with every process at -1000 (the runner, this test, a hog touching
@@ -200,6 +201,11 @@ static void check_adj_max_preferred(void)
 	small = child_touching(free_kb / 2, "1000", small_ready, 1);
 	if (!wait_ready(small_ready))
 		tap_bail("the oom_score_adj 1000 child did not get its memory");
+	/* Stopped, it must still wake for the SIGKILL and die. */
+	kill(small, SIGSTOP);
+	test_wait(small, &status, WUNTRACED);
+	tap_check(WIFSTOPPED(status), "the oom_score_adj 1000 child is stopped", "status 0x%x",
+		  status);
 	test_pipe(big_ready);
 	big = child_touching(free_kb * 6 / 10, "0", big_ready, 0);
 	wait_ready(big_ready);
