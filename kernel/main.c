@@ -25,6 +25,7 @@
 #include <asm/syscall.h>
 #include <asm/traps.h>
 #include <drivers/blkdev.h>
+#include <fs/buffer_head.h>
 #include <fs/do_mounts.h>
 #include <drivers/console.h>
 #include <drivers/pic.h>
@@ -32,10 +33,12 @@
 #include <drivers/tty.h>
 #include <fs/devfs.h>
 #include <fs/file.h>
+#include <fs/vfs.h>
 #include <drivers/serial.h>
 #include <generated/version.h>
 #include <mm/early_ioremap.h>
 #include <mm/init.h>
+#include <mm/swap.h>
 #include <mm/writeback.h>
 #include <pageturn/boot.h>
 #include <pageturn/cmdline.h>
@@ -204,10 +207,13 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	time_init();
 	rtc_init();
 	sti();
+	buffer_init();
+	inode_init();
 	blk_dev_init();
 	mount_root();
 	chr_dev_init();
 	wb_flusher_init();
+	kswapd_init();
 
 	boot_report();
 	ktest_run_from_cmdline();

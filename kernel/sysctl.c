@@ -15,6 +15,7 @@
  */
 #include <asm/page.h>
 #include <mm/page_alloc.h>
+#include <mm/swap.h>
 #include <pageturn/printk.h>
 #include <pageturn/string.h>
 #include <pageturn/sysctl.h>
@@ -24,7 +25,7 @@
 #define INT_MAX		0x7fffffff
 #endif
 
-int sysctl_vals_zero = 0, sysctl_vals_one = 1, sysctl_vals_four = 4;
+int sysctl_vals_zero = 0, sysctl_vals_one = 1, sysctl_vals_four = 4, sysctl_vals_hundred = 100;
 
 #define TMPBUFLEN 22		/* a long's digits, a sign and a NUL */
 
@@ -257,6 +258,15 @@ int proc_dointvec_minmax(const struct ctl_table *table, int write, void *buffer,
 
 /* /proc/sys/vm: Linux 6.1's rows for what Pageturn has. */
 static const struct ctl_table vm_table[] = {
+	{
+		.procname = "swappiness",
+		.data = &vm_swappiness,
+		.maxlen = sizeof(vm_swappiness),
+		.mode = 0644,
+		.proc_handler = proc_dointvec_minmax,
+		.extra1 = SYSCTL_ZERO,
+		.extra2 = SYSCTL_HUNDRED,
+	},
 	{
 		.procname = "drop_caches",
 		.data = &sysctl_drop_caches,

@@ -355,17 +355,6 @@ int write_one_page(struct page *page)
 	return err;
 }
 
-/* Called with the page locked and isolated from the LRU. */
-int pageout_one(struct page *page)
-{
-	int err;
-
-	SetPageReclaim(page);
-	err = write_one_page(page);
-	ClearPageReclaim(page);
-	return err;
-}
-
 #define PAGEVEC_SIZE 14		/* pages looked up at a time, as Linux's pagevec */
 
 int filemap_write_and_wait(struct address_space *mapping)

@@ -33,6 +33,7 @@
 #include <mm/pgtable.h>
 #include <mm/rmap.h>
 #include <mm/slab.h>
+#include <mm/swap.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
@@ -250,6 +251,20 @@ static void init_slab_quarantine(void)
 		slab_quarantine_init((size_t)kib << 10);
 }
 
+BOOT_OPTION(swappiness, "reclaim's weight for anon pages against file, 0-100 (default 60)");
+
+/* vm.swappiness from the command line (mm/vmscan.c); /proc/sys/vm/swappiness
+ * changes it at run time. */
+static void init_swappiness(void)
+{
+	long v = cmdline_get_long("swappiness", vm_swappiness);
+
+	if (v < 0 || v > 100)
+		printk(KERN_WARNING "cmdline: swappiness=%ld out of range 0-100, ignored\n", v);
+	else
+		vm_swappiness = (int)v;
+}
+
 void mm_init(const struct boot_info *bi, phys_addr_t info_phys)
 {
 	setup_memblock(bi, info_phys);
@@ -260,6 +275,7 @@ void mm_init(const struct boot_info *bi, phys_addr_t info_phys)
 	kmem_cache_init();
 	anon_vma_init();
 	init_slab_quarantine();
+	init_swappiness();
 	printk(KERN_INFO "mm: %lu MiB of RAM, %lu MiB free, %lu KiB reserved at boot, min_free_kbytes %d\n",
 	       (unsigned long)(memblock_phys_mem_size() >> 20), nr_free_pages() >> 8,
 	       (unsigned long)(memblock_reserved_size() >> 10), min_free_kbytes);

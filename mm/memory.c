@@ -599,7 +599,8 @@ void change_protection(struct vm_area_struct *vma, unsigned long start,
  * both (copy-on-write); a shared VMA's stay as they are, and the child's
  * start clean (the parent's dirty bit still reaches the page).  The
  * child's PTEs start old (not accessed).  On -ENOMEM the PTEs copied so
- * far stay, counted, for the caller's teardown.
+ * far stay, counted, for the caller's teardown.  The parent's page-table
+ * pages stay while we sleep (they go only with its mm); its PTEs may not.
  */
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma)
 {
@@ -616,7 +617,13 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
 		if (!dptep)
 			return -ENOMEM;
 		check_pte_level(level, addr);
+		/* Allocating the child's page table may have slept in reclaim,
+		 * which may have unmapped a file page here (try_to_unmap): read
+		 * the parent's PTE now, and copy nothing if it is gone (the
+		 * child faults the page in from its file, as the parent will). */
 		pte = *sptep;
+		if (!pte_mapped(pte))
+			continue;
 		if (!shared && (pte & _PAGE_RW)) {
 			pte &= ~_PAGE_RW;
 			set_pte_at(src, addr, sptep, pte);

@@ -61,8 +61,10 @@
  *   4. A caller that cannot sleep (no __GFP_WAIT) fails here.
  *   5. Direct reclaim: set PF_MEMALLOC, try_to_free_pages, restore the
  *      flag.  Progress: retry at pages_min.
- *   6. No progress, and the caller may call into filesystems (__GFP_FS)
- *      and may retry (no __GFP_NORETRY): retry once at pages_high, to
+ *   6. No progress (or MAX_RECLAIM_RETRIES rounds in a row whose
+ *      progress did not give this allocation its pages), and the caller
+ *      may call into filesystems (__GFP_FS) and may retry (no
+ *      __GFP_NORETRY): retry once at pages_high, to
  *      catch memory an OOM kill freed meanwhile; an order above
  *      PAGE_ALLOC_COSTLY_ORDER fails; otherwise out_of_memory()
  *      (mm/oom_kill.c) kills a process, or finds one already dying, and
@@ -75,7 +77,8 @@
  *      allocation failure. order:N, mode:0x..", unless __GFP_NOWARN.
  * Linux 2.6.28 retries forever at 7 and 6; here every loop is bounded,
  * so no allocation hangs the kernel: at most MAX_RECLAIM_RETRIES (16,
- * Linux 4.7's number) reclaims in a row without progress, and at most
+ * Linux 4.7's number) reclaims in a row that did not end in a page
+ * (then the OOM killer with __GFP_FS, failure without), and at most
  * OOM_WAIT_RETRIES naps while out_of_memory only finds its earlier
  * victim still exiting (it may be stuck).  When out_of_memory finds no
  * victim at all (only init, kernel threads and oom_score_adj -1000 tasks
@@ -98,10 +101,10 @@
  */
 #include <mm/gfp.h>
 #include <mm/mm.h>
+#include <mm/oom.h>
 #include <mm/page_alloc.h>
 #include <mm/rmap.h>
 #include <mm/swap.h>
-#include <mm/oom.h>
 #include <mm/vmstat.h>
 #include <pageturn/irq.h>
 #include <pageturn/panic.h>
@@ -362,6 +365,9 @@ static void free_one_page(struct zone *zone, struct page *page, unsigned int ord
 
 	spin_lock_irqsave(&zone->lock, flags);
 	count_vm_events(PGFREE, 1ul << order);
+	/* A page came back: reclaim may find more (mm/vmscan.c). */
+	zone_clear_flag(zone, ZONE_ALL_UNRECLAIMABLE);
+	zone->pages_scanned = 0;
 	__free_one_page(page, zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
@@ -596,7 +602,8 @@ struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
 	enum zone_type high_zoneidx = gfp_zone(gfp_mask);
 	bool wait = gfp_mask & __GFP_WAIT;
 	struct zone *preferred_zone = first_zones_zonelist(high_zoneidx);
-	unsigned int no_progress_loops = 0, oom_waits = 0;
+	unsigned int failed_rounds = 0, oom_waits = 0;
+	unsigned long progress;
 	struct zone *zone;
 	struct page *page;
 	int alloc_flags;
@@ -636,12 +643,21 @@ rebalance:
 	if (!wait || in_interrupt() || (current->flags & PF_MEMALLOC))
 		goto nopage;
 
-	if (__alloc_pages_direct_reclaim(preferred_zone, order, gfp_mask)) {
-		no_progress_loops = 0;
+	progress = __alloc_pages_direct_reclaim(preferred_zone, order, gfp_mask);
+	if (progress) {
 		page = get_page_from_freelist(gfp_mask, order, high_zoneidx, alloc_flags);
 		if (page)
 			return page;
-	} else if ((gfp_mask & __GFP_FS) && !(gfp_mask & __GFP_NORETRY)) {
+	}
+	/*
+	 * Reclaim freed nothing, or MAX_RECLAIM_RETRIES rounds in a row
+	 * freed nothing this allocation could use (reclaim also reports
+	 * progress while its zones are not yet all_unreclaimable):
+	 * out of memory.
+	 */
+	failed_rounds++;
+	if ((!progress || failed_rounds > MAX_RECLAIM_RETRIES) &&
+	    (gfp_mask & __GFP_FS) && !(gfp_mask & __GFP_NORETRY)) {
 		/*
 		 * A last try at the high watermark: an OOM kill elsewhere
 		 * may have just freed memory, and this one must not kill a
@@ -663,13 +679,14 @@ rebalance:
 		case OOM_NO_VICTIM:
 			goto nopage;
 		}
+		failed_rounds = 0;
 		/* Let the victim run and exit, unless it is current. */
 		if (!(current->flags & PF_MEMDIE))
 			msleep(1000 / HZ);
 		goto restart;
-	} else if (++no_progress_loops > MAX_RECLAIM_RETRIES) {
-		goto nopage;
 	}
+	if (failed_rounds > MAX_RECLAIM_RETRIES)
+		goto nopage;
 
 	if ((gfp_mask & __GFP_NORETRY) || order > PAGE_ALLOC_COSTLY_ORDER)
 		goto nopage;
@@ -775,6 +792,7 @@ void free_area_init_node(int nid, const unsigned long zones_size[MAX_NR_ZONES],
 		}
 		memset(zone->recent_rotated, 0, sizeof(zone->recent_rotated));
 		memset(zone->recent_scanned, 0, sizeof(zone->recent_scanned));
+		zone->prev_priority = DEF_PRIORITY;
 		zone->pages_scanned = 0;
 		memmap_init_zone(size, (enum zone_type)j, zone_start_pfn);
 
@@ -898,6 +916,24 @@ void setup_per_zone_lowmem_reserve(void)
 }
 
 /*
+ * The target of each zone's anon lists for reclaim (inactive_anon_is_low,
+ * mm/vmscan.c): inactive anon at least 1/inactive_ratio of active anon,
+ * with Linux 2.6.28's ratio int_sqrt(10 * zone size in GiB), at least 1:
+ * 1 up to 100 MiB, 3 at 1 GiB, 10 at 10 GiB.
+ */
+void setup_per_zone_inactive_ratio(void)
+{
+	struct zone *zone;
+
+	for_each_zone(zone) {
+		unsigned long gb = zone->present_pages >> (30 - PAGE_SHIFT);
+		unsigned long ratio = int_sqrt(10 * gb);
+
+		zone->inactive_ratio = ratio ? (unsigned int)ratio : 1;
+	}
+}
+
+/*
  * min_free_kbytes = sqrt(16 * lowmem in KiB), clamped to [128, 65536]:
  *	16 MiB: 512k	64 MiB: 1024k	256 MiB: 2048k	1 GiB: 4096k
  *	4 GiB: 8192k	8 GiB: 11585k	16 GiB: 16384k
@@ -920,6 +956,7 @@ void init_per_zone_pages_min(void)
 	min_free_kbytes = (int)kbytes;
 	setup_per_zone_pages_min();
 	setup_per_zone_lowmem_reserve();
+	setup_per_zone_inactive_ratio();
 }
 
 /*

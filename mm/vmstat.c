@@ -44,6 +44,7 @@ const char *const vmstat_text[] = {
 	"nr_writeback",
 	"nr_slab_unreclaimable",
 	"nr_page_table_pages",
+	"nr_vmscan_write",
 	"nr_shmem",
 
 	/* enum vm_event_item */
@@ -52,11 +53,34 @@ const char *const vmstat_text[] = {
 	"pgalloc_normal",
 	"pgfree",
 	"pgactivate",
+	"pgdeactivate",
 	"pgfault",
 	"pgmajfault",
+	"pgrefill_dma",
+	"pgrefill_dma32",
+	"pgrefill_normal",
+	"pgsteal_dma",
+	"pgsteal_dma32",
+	"pgsteal_normal",
+	"pgscan_kswapd_dma",
+	"pgscan_kswapd_dma32",
+	"pgscan_kswapd_normal",
+	"pgscan_direct_dma",
+	"pgscan_direct_dma32",
+	"pgscan_direct_normal",
+	"pginodesteal",
+	"slabs_scanned",
+	"kswapd_steal",
+	"kswapd_inodesteal",
+	"pageoutrun",
 	"allocstall",
+	"pgrotated",
 	"drop_pagecache",
 	"drop_slab",
+	"pgscan_anon",
+	"pgscan_file",
+	"pgsteal_anon",
+	"pgsteal_file",
 	"oom_kill",
 };
 
@@ -124,9 +148,12 @@ void vmstat_show(struct seq_file *m)
 /*
  * /proc/zoneinfo, in Linux v2.6.28's layout (with the later "managed"
  * line): per zone the free pages and watermarks, pages scanned since the
- * last free and the list sizes, span and present, every zone counter, and
- * lowmem_reserve as "protection".  Pageturn has no per-CPU page lists, so
- * there is no "pagesets" block.
+ * last free and what each list is owed (nr_scan), span and present, every
+ * zone counter, lowmem_reserve as "protection", then reclaim's state:
+ * all_unreclaimable, prev_priority, inactive_ratio, and the anon/file
+ * balance inputs get_scan_ratio reads (recent_rotated/recent_scanned, as
+ * the split-LRU kernels printed them).  Pageturn has no per-CPU page
+ * lists, so there is no "pagesets" block.
  */
 void zoneinfo_show(struct seq_file *m)
 {
@@ -152,6 +179,13 @@ void zoneinfo_show(struct seq_file *m)
 		for (i = 0; i < MAX_NR_ZONES; i++)
 			seq_printf(m, "%s%lu", i ? ", " : "", zone->lowmem_reserve[i]);
 		seq_puts(m, ")\n");
+		seq_printf(m, "  all_unreclaimable: %u\n", zone_is_all_unreclaimable(zone));
+		seq_printf(m, "  prev_priority:     %d\n", zone->prev_priority);
 		seq_printf(m, "  start_pfn:         %lu\n", zone->zone_start_pfn);
+		seq_printf(m, "  inactive_ratio:    %u\n", zone->inactive_ratio);
+		seq_printf(m, "  recent_rotated_anon: %lu\n", zone->recent_rotated[0]);
+		seq_printf(m, "  recent_rotated_file: %lu\n", zone->recent_rotated[1]);
+		seq_printf(m, "  recent_scanned_anon: %lu\n", zone->recent_scanned[0]);
+		seq_printf(m, "  recent_scanned_file: %lu\n", zone->recent_scanned[1]);
 	}
 }

@@ -55,8 +55,14 @@ struct ramdisk {
 
 static unsigned int nr_ramdisks;	/* registered so far: the next N of ramN */
 
-/* Page idx of a lazy disk, allocated (zeroed) if it has none yet; NULL
- * when memory is short. */
+/*
+ * Page idx of a lazy disk, allocated (zeroed) if it has none yet; NULL
+ * when memory is short.  Requests are dispatched where sleeping is not
+ * allowed (a plug is flushed inside schedule(), a completion may start
+ * the next request), so the page comes without waiting or reclaiming:
+ * GFP_ATOMIC, which may dip into the reserves (and reclaim itself, when
+ * it writes to such a disk, has them all).
+ */
 static struct page *rd_page_for_write(struct ramdisk *rd, unsigned long idx)
 {
 	struct page *page = rd->pages[idx], *fresh;
@@ -64,7 +70,7 @@ static struct page *rd_page_for_write(struct ramdisk *rd, unsigned long idx)
 
 	if (page)
 		return page;
-	fresh = alloc_page(GFP_NOIO | __GFP_ZERO | __GFP_NOWARN);
+	fresh = alloc_page(GFP_ATOMIC | __GFP_ZERO | __GFP_NOWARN);
 	if (!fresh)
 		return NULL;
 	spin_lock_irqsave(&rd->lock, flags);

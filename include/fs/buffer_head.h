@@ -9,7 +9,8 @@
  * a reference held and its data up to date; brelse() drops the reference.
  * mark_buffer_dirty() schedules it for writing; sync_dirty_buffer() writes
  * one now, sync_blockdev() every dirty buffer of a device.  Unreferenced
- * clean buffers may be dropped to bound the cache.
+ * clean buffers may be dropped to bound the cache, and under memory
+ * pressure by the buffer cache's shrinker.
  */
 #ifndef FS_BUFFER_HEAD_H
 #define FS_BUFFER_HEAD_H
@@ -48,6 +49,8 @@ int sync_dirty_buffer(struct buffer_head *bh);
 /* Write every dirty buffer of bdev, many at once under a plug, and wait
  * for them: 0 or -EIO if any failed (those stay dirty). */
 int sync_blockdev(struct block_device *bdev);
+/* Register the buffer cache's shrinker.  Boot, before any buffer. */
+void buffer_init(void);
 /* Drop every unreferenced buffer of bdev (after sync); for unmount. */
 void invalidate_bdev(struct block_device *bdev);
 

@@ -436,9 +436,9 @@ void ihold(struct inode *inode);
 void iput(struct inode *inode);
 /* Inodes cached with no reference (on the inode_unused LRU). */
 extern unsigned long nr_unused_inodes;
-/* Evict up to nr unused inodes, least recently used first: the number
- * evicted.  The hook for reclaim's inode shrinker. */
-unsigned long prune_icache(unsigned long nr);
+/* Register the inode cache's shrinker, which prunes unused inodes, least
+ * recently used first, under memory pressure.  Boot, before any mount. */
+void inode_init(void);
 /* Evict every unused inode of sb (for unmount): 0, or 1 when some inode
  * of sb is still held. */
 int invalidate_inodes(struct super_block *sb);
@@ -447,7 +447,8 @@ int invalidate_inodes(struct super_block *sb);
  * (and with it its page cache), drop the unreferenced buffers of every
  * mounted device and give the kmalloc caches' empty slabs back.  More
  * than "echo 3 > /proc/sys/vm/drop_caches" (drop_caches_sysctl_handler),
- * which writes nothing back and leaves the buffer cache.
+ * which writes nothing back, keeps what the shrinkers' batches do not
+ * reach and keeps the dirty buffers.
  */
 void drop_caches(void);
 

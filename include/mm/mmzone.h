@@ -62,6 +62,7 @@ enum zone_stat_item {
 	NR_WRITEBACK,			/* pages with PG_writeback */
 	NR_SLAB_UNRECLAIMABLE,
 	NR_PAGETABLE,
+	NR_VMSCAN_WRITE,		/* pages reclaim wrote out (mm/vmscan.c pageout) */
 	NR_SHMEM,			/* tmpfs pages in the page cache (mm/filemap.c) */
 	NR_VM_ZONE_STAT_ITEMS
 };
@@ -140,7 +141,8 @@ struct zone {
 	 * inside zone->lock or the other way round).  A page on list l has
 	 * PG_lru, PG_active iff is_active_lru(l), PG_unevictable iff l is
 	 * LRU_UNEVICTABLE, and vm_stat[NR_LRU_BASE + l] is the list's length.
-	 * nr_scan is for the scanner (pages owed to the next scan; unused yet).
+	 * nr_scan is what shrink_zone owes the list: scan targets too small
+	 * for a batch of SWAP_CLUSTER_MAX, carried to the next call.
 	 */
 	spinlock_t lru_lock;
 	struct {
@@ -150,13 +152,19 @@ struct zone {
 	/*
 	 * Reclaim's evidence for balancing anon against file (index 0 anon,
 	 * 1 file): pages that entered or were scanned on the lists, and those
-	 * of them found in use and put on (or kept on) an active list.  The
-	 * scanner will halve both when they grow large.
+	 * of them found in use and put on (or kept on) an active list.
+	 * get_scan_ratio halves both when they grow large.
 	 */
 	unsigned long recent_rotated[2];
 	unsigned long recent_scanned[2];
 	/* Pages scanned since a page of the zone was last freed. */
 	unsigned long pages_scanned;
+	unsigned long flags;		/* ZONE_ALL_UNRECLAIMABLE (mm/vmscan.c) */
+	/* The priority reclaim last scanned the zone at (DEF_PRIORITY when
+	 * not under pressure), as Linux 2.6.28 keeps it for /proc/zoneinfo. */
+	int prev_priority;
+	/* Target of active/inactive anon pages: inactive_anon_is_low. */
+	unsigned int inactive_ratio;
 
 	long vm_stat[NR_VM_ZONE_STAT_ITEMS];
 
@@ -168,12 +176,38 @@ struct zone {
 	const char *name;
 };
 
+/* zone->flags bits. */
+enum zone_flags {
+	ZONE_ALL_UNRECLAIMABLE,		/* reclaim scanned 6x its pages for nothing */
+};
+
+static inline bool zone_is_all_unreclaimable(const struct zone *zone)
+{
+	return zone->flags & (1ul << ZONE_ALL_UNRECLAIMABLE);
+}
+
+static inline void zone_set_flag(struct zone *zone, enum zone_flags flag)
+{
+	zone->flags |= 1ul << flag;
+}
+
+static inline void zone_clear_flag(struct zone *zone, enum zone_flags flag)
+{
+	zone->flags &= ~(1ul << flag);
+}
+
+struct task_struct;
+
 typedef struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
 	int nr_zones;
 	unsigned long node_start_pfn;
 	unsigned long node_present_pages;
 	unsigned long node_spanned_pages;
+	/* kswapd (mm/vmscan.c, where it sleeps on kswapd_wait): the thread,
+	 * and the largest order an allocation woke it for since it looked. */
+	struct task_struct *kswapd;
+	int kswapd_max_order;
 } pg_data_t;
 
 extern struct pglist_data contig_page_data;

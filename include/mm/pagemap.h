@@ -88,17 +88,6 @@ void cancel_dirty_page(struct page *page);
  */
 int write_one_page(struct page *page);
 
-/*
- * What reclaim will call to clean one dirty page it wants to evict
- * (Linux's pageout() for a file page): called with the page locked,
- * isolated from the LRU by the caller and still in its mapping.  Sets
- * PG_reclaim for the duration of the write as Linux does (the I/O is
- * synchronous, so it is cleared again before returning) and writes it
- * with write_one_page.  0: the page is clean and may be removed from the
- * cache; -errno: it stays dirty.
- */
-int pageout_one(struct page *page);
-
 /* Write every dirty page of mapping, lowest index first, and wait for
  * the writes: through a_ops->writepages when the mapping has it, else
  * write_one_page each.  0 or the first error (the other pages are still

@@ -6,7 +6,7 @@
  *   wakeup_kswapd      when an allocation finds its zones below pages_low
  *   try_to_free_pages  direct reclaim, when they are below pages_min and
  *                      the caller may sleep (__GFP_WAIT)
- * mm/vmscan.c implements both.  Until reclaim exists they reclaim nothing.
+ * mm/vmscan.c implements both, and kswapd.
  */
 #ifndef MM_SWAP_H
 #define MM_SWAP_H
@@ -31,10 +31,43 @@ void wakeup_kswapd(struct zone *zone, int order);
 /*
  * Direct reclaim: free pages for an allocation of this order that may use
  * preferred_zone and the populated zones below it (its zonelist).
- * Returns the number of pages reclaimed; 0 means no progress.  May sleep:
- * only for __GFP_WAIT allocations, with interrupts on.
+ * Returns the number of pages reclaimed, 1 if none but the zones may
+ * still give some, 0 when every one is unreclaimable (no progress: the
+ * OOM killer's cue).  Sleeps: only for __GFP_WAIT allocations, with
+ * interrupts on and PF_MEMALLOC set by the caller.
  */
 unsigned long try_to_free_pages(struct zone *preferred_zone, int order, gfp_t gfp_mask);
+
+#define DEF_PRIORITY		12	/* a pass scans size >> priority pages of a list */
+#define SWAP_CLUSTER_MAX	32	/* pages isolated at a time; a pass's goal */
+#define PAGE_ALLOC_COSTLY_ORDER	3	/* above: lumpy reclaim at once, and no OOM kill */
+
+/* vm.swappiness: reclaim's weight for anon pages against file, 0-100. */
+extern int vm_swappiness;
+
+/* Start kswapd0 (after the scheduler is up). */
+void kswapd_init(void);
+
+/* inactive_ratio of every zone, from its size (at boot). */
+void setup_per_zone_inactive_ratio(void);
+
+/* Is a zone's inactive anon list below its target share of the anon pages? */
+bool inactive_anon_is_low(struct zone *zone);
+
+/* File pages, and anon pages if swap has room: what reclaim could free. */
+unsigned long zone_reclaimable_pages(struct zone *zone);
+
+/* The anon (percent[0]) and file (percent[1]) shares of a pass over zone. */
+void get_scan_ratio(struct zone *zone, int swappiness, unsigned long *percent);
+
+/* ---- swap (mm/swap_state.c) ------------------------------------------ */
+
+/* Swap pages free and in all; both 0 while no swap area is on. */
+extern long nr_swap_pages;
+extern long total_swap_pages;
+
+/* Give a locked anonymous page a swap slot; 0 if there is none. */
+int add_to_swap(struct page *page);
 
 /* ---- the LRU lists (mm/swap.c, mm/vmscan.c) -------------------------- */
 

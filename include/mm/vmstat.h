@@ -35,12 +35,27 @@
 enum vm_event_item {
 	FOR_ALL_ZONES(PGALLOC),	/* pages allocated from each zone */
 	PGFREE,			/* pages freed (boot memory included, as Linux) */
-	PGACTIVATE,		/* inactive -> active moves (activate_page) */
+	PGACTIVATE,		/* inactive -> active moves (activate_page, reclaim) */
+	PGDEACTIVATE,		/* active -> inactive moves (reclaim) */
 	PGFAULT,		/* page faults handled (handle_mm_fault) */
 	PGMAJFAULT,		/* of them, faults that waited for a read */
+	FOR_ALL_ZONES(PGREFILL),	/* pages reclaim took off an active list */
+	FOR_ALL_ZONES(PGSTEAL),		/* pages reclaim freed */
+	FOR_ALL_ZONES(PGSCAN_KSWAPD),	/* inactive pages kswapd isolated */
+	FOR_ALL_ZONES(PGSCAN_DIRECT),	/* inactive pages direct reclaim isolated */
+	PGINODESTEAL,		/* page-cache pages freed with unused inodes (prune_icache) */
+	SLABS_SCANNED,		/* objects shrink_slab asked the shrinkers to scan */
+	KSWAPD_STEAL,		/* pages kswapd freed */
+	KSWAPD_INODESTEAL,	/* PGINODESTEAL's pages when kswapd pruned them */
+	PAGEOUTRUN,		/* balance_pgdat runs */
 	ALLOCSTALL,		/* entries into direct reclaim */
+	PGROTATED,		/* pages moved to an inactive tail after writeback */
 	DROP_PAGECACHE,		/* writes to drop_caches that dropped the page cache */
 	DROP_SLAB,		/* ... that dropped the unused inodes and free slabs */
+	PGSCAN_ANON,		/* inactive anon pages isolated (Linux 5.8's names) */
+	PGSCAN_FILE,		/* inactive file pages isolated */
+	PGSTEAL_ANON,		/* anon pages reclaim freed */
+	PGSTEAL_FILE,		/* file pages reclaim freed */
 	OOM_KILL,		/* processes the OOM killer killed (mm/oom_kill.c) */
 	NR_VM_EVENT_ITEMS
 };

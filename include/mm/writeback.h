@@ -4,7 +4,7 @@
  *
  * Every dirty_writeback_centisecs (5 s, Linux's default), if any page is
  * dirty, the flusher thread writes back every mounted filesystem.  Explicit
- * sync and reclaim's pageout_one() are the other two ways pages get
+ * sync and reclaim's pageout() (mm/vmscan.c) are the other two ways pages get
  * written.
  */
 #ifndef MM_WRITEBACK_H

@@ -82,6 +82,19 @@ static inline bool list_empty(const struct list_head *head)
 	return head->next == head;
 }
 
+/* Join list's entries at the front of head; list itself is left stale. */
+static inline void list_splice(const struct list_head *list, struct list_head *head)
+{
+	struct list_head *first = list->next, *last = list->prev, *at = head->next;
+
+	if (list_empty(list))
+		return;
+	first->prev = head;
+	head->next = first;
+	last->next = at;
+	at->prev = last;
+}
+
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) list_entry((head)->next, type, member)
 #define list_last_entry(head, type, member) list_entry((head)->prev, type, member)

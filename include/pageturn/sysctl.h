@@ -38,10 +38,11 @@ struct ctl_table {
 extern const struct ctl_table sysctl_base_table[];
 
 /* Linux's sysctl_vals[] constants, for extra1/extra2. */
-extern int sysctl_vals_zero, sysctl_vals_one, sysctl_vals_four;
+extern int sysctl_vals_zero, sysctl_vals_one, sysctl_vals_four, sysctl_vals_hundred;
 #define SYSCTL_ZERO	((void *)&sysctl_vals_zero)
 #define SYSCTL_ONE	((void *)&sysctl_vals_one)
 #define SYSCTL_FOUR	((void *)&sysctl_vals_four)
+#define SYSCTL_HUNDRED	((void *)&sysctl_vals_hundred)
 
 /*
  * The integers in data (maxlen / sizeof(int) of them) as decimal text:

@@ -14,6 +14,16 @@
  * stays, dirty, and the cache simply grows past the bound for a while).
  * Referenced buffers are never dropped, so the bound is soft.
  *
+ * Under memory pressure the buffer cache's shrinker (mm/shrinker.c)
+ * frees clean, unreferenced, unlocked buffers from the cold end, pages
+ * and all, in step with page reclaim.  Linux has no such shrinker: its
+ * buffers live in the block device's page cache, on the LRU lists, and
+ * reclaim frees their buffer heads with the page (try_to_release_page).
+ * Here the buffer cache is its own cache of slab objects and pages on no
+ * LRU list, so a shrinker is the honest equivalent.  It never writes a
+ * dirty buffer (sync and the flusher do), so it needs neither __GFP_IO
+ * nor __GFP_FS, never sleeps, and works for any allocation that reclaims.
+ *
  * Reads and single writes are synchronous, through submit_bio_wait().  A
  * failed read gives NULL and leaves nothing cached; a failed write leaves
  * the buffer dirty and returns -EIO.
@@ -53,6 +63,7 @@
 #include <fs/proc_fs.h>
 #include <mm/gfp.h>
 #include <mm/mm.h>
+#include <mm/shrinker.h>
 #include <mm/slab.h>
 #include <pageturn/list.h>
 #include <pageturn/panic.h>
@@ -122,6 +133,13 @@ static void free_buffer(struct buffer_head *bh)
 	__free_page(bh->b_page);
 	kfree(bh);
 	nr_buffers--;
+}
+
+/* May the shrinker free bh: nobody holds it, no I/O is in flight and
+ * nothing needs writing? */
+static bool buffer_freeable(const struct buffer_head *bh)
+{
+	return !bh->b_count && !buffer_locked(bh) && !buffer_dirty(bh);
 }
 
 /* The coldest buffer nobody holds, or NULL. */
@@ -425,6 +443,50 @@ int sync_blockdev(struct block_device *bdev)
 		}
 	} while (n == SYNC_BATCH);
 	return err;
+}
+
+/* The buffers the shrinker may free now. */
+static int nr_freeable_buffers(void)
+{
+	struct buffer_head *bh;
+	int n = 0;
+
+	list_for_each_entry(bh, &bh_lru, b_lru)
+		n += buffer_freeable(bh);
+	return n;
+}
+
+/*
+ * The buffer cache's shrinker (see the top): free up to nr freeable
+ * buffers, coldest first, and count those left.  Dirty, locked and held
+ * buffers are passed over; nothing here sleeps, so the walk needs no
+ * restart.  Any gfp_mask: no I/O is done.
+ */
+static int shrink_buffer_cache(int nr, gfp_t gfp_mask)
+{
+	struct list_head *pos, *prev;
+	struct buffer_head *bh;
+
+	(void)gfp_mask;
+	for (pos = bh_lru.prev; nr > 0 && pos != &bh_lru; pos = prev) {
+		prev = pos->prev;
+		bh = list_entry(pos, struct buffer_head, b_lru);
+		if (buffer_freeable(bh)) {
+			free_buffer(bh);
+			nr--;
+		}
+	}
+	return nr_freeable_buffers();
+}
+
+static struct shrinker buffer_shrinker = {
+	.shrink = shrink_buffer_cache,
+	.seeks = DEFAULT_SEEKS,
+};
+
+void buffer_init(void)
+{
+	register_shrinker(&buffer_shrinker);
 }
 
 void invalidate_bdev(struct block_device *bdev)

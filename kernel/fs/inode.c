@@ -22,17 +22,29 @@
  * evicted at its last iput: evict_inode releases the private part (ext2
  * then frees an unlinked file's blocks) and the inode is freed.
  *
- * Unused inodes go under memory pressure (prune_icache, oldest first: the
- * hook for reclaim's shrinker) or on request (/proc/sys/vm/drop_caches,
- * and drop_caches() for the kernel's own tests).  There is no
- * umount, so nothing calls invalidate_inodes yet; it is here for it.
- * A linear list is fine at this size; a hash table is the obvious next
- * step.
+ * Unused inodes go under memory pressure, oldest first, through the
+ * inode cache's shrinker (icache_shrinker: mm/shrinker.c calls it in
+ * step with LRU scanning, and /proc/sys/vm/drop_caches through the same
+ * shrinkers), or all at once in drop_caches() for the kernel's own
+ * tests.  Pruning an inode (Linux 2.6.28's prune_icache) first drops its
+ * clean page cache; an inode left with pages (dirty, under writeback,
+ * locked) waits at the young end of the LRU for the flusher or sync to
+ * clean them, and only an inode without pages is evicted.  The pages
+ * dropped are counted as pginodesteal (kswapd_inodesteal in kswapd).
+ *
+ * Evicting runs the filesystem, which may sleep and do I/O: ext2 writes
+ * the in-core inode into its inode table block, reading that block
+ * first if the buffer cache does not hold it.  So the shrinker refuses
+ * to work without __GFP_FS (see shrink_icache_memory for the rule).
+ * There is no umount, so nothing calls invalidate_inodes yet; it is
+ * here for it.  A linear list is fine at this size; a hash table is the
+ * obvious next step.
  */
 #include <fs/buffer_head.h>
 #include <fs/devfs.h>
 #include <fs/vfs.h>
 #include <mm/pagemap.h>
+#include <mm/shrinker.h>
 #include <mm/slab.h>
 #include <mm/vmstat.h>
 #include <pageturn/panic.h>
@@ -153,21 +165,81 @@ void iput(struct inode *inode)
 	nr_unused_inodes++;
 }
 
-unsigned long prune_icache(unsigned long nr)
+/*
+ * Look at up to nr_to_scan unused inodes, oldest first (Linux 2.6.28's
+ * prune_icache).  One with page cache loses its clean pages first
+ * (invalidate_mapping_pages, which never sleeps, so the inode stays the
+ * coldest unused one meanwhile); if some are left it goes to the young
+ * end, otherwise it is evicted.  Eviction sleeps in the filesystem, and
+ * iget and iput change the list meanwhile, so each round takes the
+ * coldest inode afresh and keeps no pointer across the eviction.
+ *
+ * Called from the shrinker with __GFP_FS (see shrink_icache_memory), or
+ * by drop_caches(); process context.
+ */
+static void prune_icache(unsigned long nr_to_scan)
 {
-	unsigned long pruned = 0;
+	unsigned long nr_scanned, reap = 0;
 	struct inode *inode;
 
-	while (pruned < nr && !list_empty(&inode_unused)) {
+	for (nr_scanned = 0; nr_scanned < nr_to_scan; nr_scanned++) {
+		if (list_empty(&inode_unused))
+			break;
 		inode = list_entry(inode_unused.prev, struct inode, i_lru);
+		if (inode->i_mapping && inode->i_mapping->nrpages) {
+			reap += invalidate_mapping_pages(inode->i_mapping, 0, (pgoff_t)-1);
+			if (inode->i_mapping->nrpages) {
+				list_move(&inode->i_lru, &inode_unused);
+				continue;
+			}
+		}
 		list_del_init(&inode->i_lru);
 		nr_unused_inodes--;
-		/* Evicting one inode (ext2's iput of its in-core inode) cannot
-		 * put another VFS inode, so the list stays sound. */
 		evict(inode);
-		pruned++;
 	}
-	return pruned;
+	if (current->flags & PF_KSWAPD)
+		count_vm_events(KSWAPD_INODESTEAL, reap);
+	else
+		count_vm_events(PGINODESTEAL, reap);
+}
+
+/*
+ * The inode cache's shrinker (Linux 2.6.28's shrink_icache_memory): its
+ * count is the unused inodes (Linux scales it by vm.vfs_cache_pressure
+ * percent, rounded down to hundreds of inodes; Pageturn has no such knob
+ * and counts exactly).
+ *
+ * The __GFP_FS rule.  Reclaim calls shrinkers from inside allocations,
+ * and an allocation may come from the filesystem itself.  Pruning evicts
+ * inodes, and evicting runs ext2: it reads and dirties inode table
+ * buffers, waits on locked buffers and pages, and allocates.  A task
+ * that allocates while it holds a filesystem resource -- a locked buffer
+ * or page under I/O (start_buffer_write, mpage's write bios), a
+ * half-made change whose pieces must not be seen apart -- could then
+ * wait on itself, or see its own change half made.  Such allocations
+ * pass GFP_NOFS (no __GFP_FS), and for them this shrinker does nothing:
+ * it answers -1 and shrink_slab keeps the work owed for a caller that
+ * can.  A GFP_KERNEL allocation may hold i_mutex or page locks of inodes
+ * that are in use, never of an unused one, which is all pruning touches.
+ */
+static int shrink_icache_memory(int nr, gfp_t gfp_mask)
+{
+	if (nr) {
+		if (!(gfp_mask & __GFP_FS))
+			return -1;
+		prune_icache((unsigned long)nr);
+	}
+	return (int)MIN(nr_unused_inodes, (unsigned long)__INT_MAX__);
+}
+
+static struct shrinker icache_shrinker = {
+	.shrink = shrink_icache_memory,
+	.seeks = DEFAULT_SEEKS,
+};
+
+void inode_init(void)
+{
+	register_shrinker(&icache_shrinker);
 }
 
 int invalidate_inodes(struct super_block *sb)
@@ -187,14 +259,19 @@ int invalidate_inodes(struct super_block *sb)
 	return busy;
 }
 
-/* Linux's drop_slab: the unused inodes go (ext2 writes an evicted inode's
- * dirty pages first), then the radix-tree preload pool's nodes, then the
- * kmalloc caches' empty slabs. */
+/*
+ * Linux 2.6.28's drop_slab: every shrinker (the unused inodes, the
+ * buffer cache's clean buffers), as if reclaim had scanned 1000 of 1000
+ * LRU pages, until a round frees 10 objects or fewer; then what the
+ * shrinkers freed leaves the slab allocator too: the radix-tree preload
+ * pool's nodes and the kmalloc caches' empty slabs.
+ */
 static void drop_slab(void)
 {
 	struct cache_sizes *cs;
 
-	prune_icache((unsigned long)-1);
+	while (shrink_slab(1000, GFP_KERNEL, 1000) > 10)
+		;
 	radix_tree_preload_drain();
 	for (cs = malloc_sizes; cs->cs_size != SIZE_MAX; cs++)
 		kmem_cache_shrink(cs->cs_cachep);
@@ -207,10 +284,12 @@ static void drop_buffers(struct super_block *sb, void *arg)
 		invalidate_bdev(sb->s_bdev);
 }
 
+/* After the sync every unused inode's pages are clean, so one pass over
+ * the list prunes them all. */
 void drop_caches(void)
 {
 	sync_filesystems();
-	prune_icache((unsigned long)-1);
+	prune_icache(nr_unused_inodes);
 	/* Evicting wrote the inodes back into buffers: write those too. */
 	sync_filesystems();
 	iterate_supers(drop_buffers, NULL);
@@ -237,11 +316,11 @@ int sysctl_drop_caches;
 
 /*
  * /proc/sys/vm/drop_caches (Linux 6.1's drop_caches_sysctl_handler): a
- * write of 1 drops the page cache's clean pages, 2 the unused inodes and
- * free slabs, 3 both; 4 does neither and silences the console line each
- * write prints from then on.  Nothing is written back first: dirty pages
- * stay (an evicted inode's are written, as eviction always does), which
- * is why one runs sync before.  As on Linux a write the handler ignores
+ * write of 1 drops the page cache's clean pages, 2 what the shrinkers
+ * give (unused inodes, clean buffers) and the free slabs, 3 both; 4 does
+ * neither and silences the console line each write prints from then on.
+ * Nothing is written back first: dirty pages stay, and so do their
+ * inodes, which is why one runs sync before.  As on Linux a write the handler ignores
  * (one not at position 0) acts again on the value last written.
  */
 int drop_caches_sysctl_handler(const struct ctl_table *table, int write, void *buffer,

@@ -99,11 +99,16 @@ static struct bio *mpage_bio_submit(int rw, struct bio *bio)
 	return NULL;
 }
 
-/* A new bio for up to nr_vecs pages at block, or NULL without memory. */
+/*
+ * A new bio for up to nr_vecs pages at block, or NULL without memory.
+ * As in Linux 2.6.28, a read's bio is GFP_KERNEL and a write's GFP_NOFS:
+ * a writer holds locked pages under writeback, and reclaim must not
+ * prune inodes from inside it (see shrink_icache_memory).
+ */
 static struct bio *mpage_alloc(const struct mpage_geometry *geo, sector_t block,
-			       unsigned int nr_vecs, bio_end_io_t *end_io)
+			       unsigned int nr_vecs, bio_end_io_t *end_io, gfp_t gfp)
 {
-	struct bio *bio = bio_alloc(GFP_KERNEL, MIN(nr_vecs, (unsigned int)BIO_MAX_PAGES));
+	struct bio *bio = bio_alloc(gfp, MIN(nr_vecs, (unsigned int)BIO_MAX_PAGES));
 
 	if (!bio)
 		return NULL;
@@ -156,7 +161,7 @@ static void do_mpage_readpage(struct address_space *mapping, const struct mpage_
 	if (*biop && bio_add_page(*biop, page, length, 0) != length)
 		*biop = mpage_bio_submit(READ, *biop);
 	if (!*biop) {
-		*biop = mpage_alloc(geo, blocks[0], nr_left, mpage_end_io_read);
+		*biop = mpage_alloc(geo, blocks[0], nr_left, mpage_end_io_read, GFP_KERNEL);
 		if (!*biop)
 			goto confused;
 		if (bio_add_page(*biop, page, length, 0) != length) {
@@ -284,7 +289,7 @@ static void mpage_writepage(struct address_space *mapping, const struct mpage_ge
 	if (*biop && bio_add_page(*biop, page, length, 0) != length)
 		*biop = mpage_wb_submit(wb, *biop);
 	if (!*biop) {
-		*biop = mpage_alloc(geo, blocks[0], nr_left, mpage_end_io_write);
+		*biop = mpage_alloc(geo, blocks[0], nr_left, mpage_end_io_write, GFP_NOFS);
 		if (!*biop)
 			goto confused;
 		(*biop)->bi_private = wb;

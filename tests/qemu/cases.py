@@ -56,10 +56,11 @@ def all_suites_pass(firmware):
         r"cmdline: unknown option 'no_such_option' ignored",
         r"cmdline: loglevel=abc is not a number",
         r"^ok \d+ boot$", r"^ok \d+ timer$", r"^ok \d+ traps$", r"^ok \d+ console$",
-        r"^ok \d+ mm$", r"^ok \d+ slab$", r"^ok \d+ block$", r"^ok \d+ lru$", r"^ok \d+ proc$",
+        r"^ok \d+ mm$", r"^ok \d+ slab$", r"^ok \d+ block$", r"^ok \d+ lru$", r"^ok \d+ vmscan$", r"^ok \d+ proc$",
         r"^ok \d+ ext2$", r"^ok \d+ rootfs$", r"^ok \d+ writeback$", r"^ok \d+ vfs$",
         r"^ok \d+ tmpfs$", r"^ok \d+ sched$", r"^ok \d+ memory$", r"^ok \d+ fd$",
         r"^ok \d+ signal$", r"^ok \d+ itimer$", r"^ok \d+ rlimit$", r"^ok \d+ flusher$",
+        r"^ok \d+ shrinker$",
         r"# ktest: \d+ suites, 0 failed: PASS",
     ]
 
@@ -635,6 +636,74 @@ def user_races_case(build):
         check=lambda session: ext2_fsck_problems(image) + writeback_race_check(image))
 
 
+def reclaim_case(build, name, mem, cmdline_extra=""):
+    """user/tests/reclaim_file.c at a small -m with a virtio disk (4 KiB
+    blocks): a file of twice the RAM written, read twice and read through
+    a mapping while reclaim frees its pages; without swap only file pages
+    go.  Afterwards e2fsck -fn must find the disk clean and debugfs must
+    read back every word of the file as the program wrote it."""
+    workdir = os.path.join(build, "tests", name)
+    image = ext2_disk(workdir, {}, 4096, 320)
+
+    def check(session):
+        problems = ext2_fsck_problems(image)
+        sizes = [int(m.group(1)) for m in (re.search(r"^# wrote (\d+) MiB", line)
+                                           for line in session.lines) if m]
+        if not sizes:
+            return problems + ["no '# wrote N MiB' line from reclaim_file"]
+        cat = subprocess.run([e2tool("debugfs"), "-R", "cat /reclaim_file.bin", image],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        want = mpage_pattern(0x5a000000, 0, sizes[0] << 20)
+        if cat.stdout != want:
+            first = next((i for i in range(min(len(want), len(cat.stdout)))
+                          if want[i] != cat.stdout[i]), None)
+            problems.append("debugfs reads %d bytes of /reclaim_file.bin (want %d), first "
+                            "difference at %s" % (len(cat.stdout), len(want), first))
+        return problems
+
+    return QemuCase(
+        name, cmdline_extra + " init=/sbin/init -- /usr/tests/runner reclaim_file",
+        mem=mem, timeout=300, qemu_args=VDA_ARGS,
+        expect=[r"^# wrote \d+ MiB", r"^# reclaim_file: PASS \(",
+                r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"],
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",),
+        check=check)
+
+
+def vmscan_virtio_case(build):
+    """test=vmscan at -m 64M on a virtio disk holding big.bin, a 128 MiB
+    file whose word at offset o is o / 4 ^ 0x77000000: the kernel reads it
+    twice checking every word while reclaim frees its pages, then takes
+    memory until it must reclaim directly; every LRU list must still
+    match its counter."""
+    name = "vmscan_virtio_64m_bios"
+    image = ext2_disk(os.path.join(build, "tests", name),
+                      {"big.bin": mpage_pattern(0x77000000, 0, 128 << 20)}, 4096, 160)
+    return QemuCase(
+        name, "test=vmscan", mem="64M", timeout=240, qemu_args=VDA_ARGS,
+        expect=[r"# big.bin: 128 MiB read twice, 0 words wrong", r"# held \d+ pages; allocstall \+[1-9]",
+                r"^ok \d+ vmscan$"],
+        reject=(r"^\s*not ok ", r"# skipped: no vda"),
+        check=lambda session: ext2_fsck_problems(image))
+
+
+def reclaim_stress_case(build):
+    """user/tests/reclaim_stress.c at -m 64M on a virtio disk, with freed
+    slab objects quarantined so that a use after free reads poison: fork,
+    copy-on-write, file faults and page-cache inserts, each checking its
+    data, while a file of 1.5 x RAM streams; e2fsck -fn clean after."""
+    name = "reclaim_stress_64m_bios"
+    image = ext2_disk(os.path.join(build, "tests", name), {}, 1024, 160)
+    return QemuCase(
+        name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner reclaim_stress",
+        mem="64M", timeout=300, qemu_args=VDA_ARGS,
+        expect=[r"slab: freed objects wait in a quarantine of 1024 KiB",
+                r"^# streaming \d+ MiB", r"^# reclaim_stress: PASS \(",
+                r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"],
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",),
+        check=lambda session: ext2_fsck_problems(image))
+
+
 def writeback_race_check(image):
     """user/tests/writeback_race.c leaves /wbrace.0 .. /wbrace.7: a page
     holding 'x' first, then 10240 bytes of its pattern, all of which must
@@ -1042,6 +1111,9 @@ def cases(build):
                  reject=USER_REJECT),
         race_dirs_virtio_case(build),
         user_races_case(build),
+        reclaim_case(build, "reclaim_file_64m_bios", "64M"),
+        reclaim_stress_case(build),
+        vmscan_virtio_case(build),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
         bench_smoke_case(build),

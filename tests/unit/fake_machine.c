@@ -83,9 +83,12 @@ void __free_pages(struct page *page, unsigned int order)
 	ASAN_POISON_MEMORY_REGION(page_address(page), n * PAGE_SIZE);
 }
 
+long vm_stat[NR_VM_ZONE_STAT_ITEMS];
+
 void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
 {
 	zone->vm_stat[item] += delta;
+	vm_stat[item] += delta;
 }
 
 /* --- what the LRU lists and the page cache need (mm/swap.c, mm/vmscan.c,

@@ -12,3 +12,6 @@ int drop_caches_sysctl_handler(const struct ctl_table *table, int write, void *b
 {
 	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
 }
+
+/* mm/vmscan.c's, for the tests that do not link it. */
+__attribute__((weak)) int vm_swappiness = 60;

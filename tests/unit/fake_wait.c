@@ -13,7 +13,11 @@
  *    panics (kernel_stubs.c), which a test may expect.  The only sleeper
  *    the page cache and the fault code have is lock_page of a page that
  *    is already locked, so the message says so.
- *  - cond_resched does nothing.
+ *  - cond_resched and yield do nothing, msleep only counts its calls in
+ *    fake_naps; kthread_create makes no thread (no test starts kswapd).
+ *  - fake_memalloc(on) sets or clears PF_MEMALLOC on current, for tests
+ *    that call reclaim directly as the allocator would (fake_wait.h: test
+ *    files cannot include pageturn/sched.h beside the C library's).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +28,14 @@
 
 static struct task_struct fake_task = { .pid = 1, .comm = "host-test" };
 struct task_struct *current = &fake_task;
+
+void fake_memalloc(bool on)
+{
+	if (on)
+		current->flags |= PF_MEMALLOC;
+	else
+		current->flags &= ~PF_MEMALLOC;
+}
 
 void prepare_to_wait(wait_queue_head_t *wq, wait_queue_entry_t *wait, long state)
 {
@@ -54,5 +66,31 @@ void schedule(void)
 }
 
 void cond_resched(void)
+{
+}
+
+struct task_struct *kthread_create(int (*fn)(void *data), void *data, const char *name)
+{
+	(void)fn;
+	(void)data;
+	(void)name;
+	return NULL;
+}
+
+bool wake_up_process(struct task_struct *p)
+{
+	(void)p;
+	return false;
+}
+
+unsigned long fake_naps;
+
+void msleep(unsigned int ms)
+{
+	(void)ms;
+	fake_naps++;
+}
+
+void yield(void)
 {
 }

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
+#include <drivers/blkdev.h>
 #include <mm/mm.h>
 #include <mm/page_alloc.h>
 #include <mm/swap.h>
@@ -54,4 +55,15 @@ void fake_zones_unmap(void)
 	free(mem_map);
 	mem_map = NULL;
 	max_pfn = 0;
+}
+
+/* No disks here: a plug (mm/filemap.c's readahead takes one) holds nothing. */
+void blk_start_plug(struct blk_plug *plug)
+{
+	INIT_LIST_HEAD(&plug->list);
+}
+
+void blk_finish_plug(struct blk_plug *plug)
+{
+	(void)plug;
 }

@@ -14,30 +14,27 @@
 
 #include <mm/oom.h>
 
-struct task_struct;
 
 /*
- * The allocator's view of the running task and of the OOM killer:
- * current is fake_task (flags, comm "fake"); hardirq_count says whether
- * an interrupt handler is running; out_of_memory counts its calls in
- * oom_calls and answers oom_answer (OOM_NO_VICTIM after a reset), and
- * when oom_answer is OOM_KILLED and oom_free_hook is set it calls it
- * (the victim's memory coming back); msleep counts its naps in nr_naps
- * and returns at once; cond_resched does nothing.  They live in
- * fake_alloc_env.c, apart from cmocka (whose headers clash with
- * pageturn/sched.h); fake_alloc_env_reset(), which fake_zones_reset()
- * calls, puts them all back.
+ * The allocator's view of the running task and of the OOM killer
+ * (fake_alloc_env.c, apart from cmocka, whose headers clash with
+ * pageturn/sched.h; current and msleep are fake_wait.c's):
+ * hardirq_count says whether an interrupt handler is running;
+ * out_of_memory counts its calls in oom_calls and answers oom_answer
+ * (OOM_NO_VICTIM after a reset), and when oom_answer is OOM_KILLED and
+ * oom_free_hook is set it calls it (the victim's memory coming back).
+ * fake_current_flags() is current->flags, for tests that set PF_MEMALLOC
+ * or PF_MEMDIE (fake_pf_memalloc, fake_pf_memdie: their values).
+ * fake_alloc_env_reset(), which fake_zones_reset() calls, clears them
+ * all, current->flags and fake_naps included.
  */
-extern struct task_struct fake_task;
 extern unsigned int hardirq_count;
-extern unsigned long oom_calls, nr_naps;
+extern unsigned long oom_calls;
 extern enum oom_result oom_answer;
 extern void (*oom_free_hook)(void);
-void fake_alloc_env_reset(void);
-/* current->flags, for tests that set PF_MEMALLOC or PF_MEMDIE (their
- * values, which test files cannot take from pageturn/sched.h). */
-extern unsigned int *fake_task_flags;
 extern const unsigned int fake_pf_memalloc, fake_pf_memdie;
+unsigned int *fake_current_flags(void);
+void fake_alloc_env_reset(void);
 
 /* Put the page allocator's and the VM counters' globals back as at boot
  * (no zones, no pages, min_free_kbytes 1024, reserve ratios 256) and

@@ -304,19 +304,18 @@ static void test_dirty_writeback_clean(void **state)
 	assert_int_equal(filemap_write_and_wait(&mapping), 0);
 	assert_int_equal(nr_writepage, 2);		/* clean pages are not written */
 
-	/* A failed write leaves the page dirty; reclaim's pageout_one too. */
+	/* A failed write leaves the page dirty; write_one_page too. */
 	assert_int_equal(write_buf(&mapping, 0, "x", 1), 1);
 	fail_write = true;
 	assert_int_equal(filemap_write_and_wait(&mapping), -EIO);
 	assert_int_equal(zstat(NR_FILE_DIRTY), 1);
 	page = find_lock_page(&mapping, 0);
 	assert_true(PageDirty(page));
-	assert_int_equal(pageout_one(page), -EIO);
+	assert_int_equal(write_one_page(page), -EIO);
 	assert_true(PageDirty(page));
-	assert_false(PageReclaim(page));
 	fail_write = false;
-	assert_int_equal(pageout_one(page), 0);
-	assert_false(PageDirty(page) || PageWriteback(page) || PageReclaim(page));
+	assert_int_equal(write_one_page(page), 0);
+	assert_false(PageDirty(page) || PageWriteback(page));
 	assert_int_equal(backing[0], 'x');
 	unlock_page(page);
 	page_cache_release(page);

@@ -39,6 +39,7 @@
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 
+#include "fake_wait.h"
 #include "fake_zones.h"
 #include "kernel_stubs.h"
 
@@ -1055,7 +1056,7 @@ static void test_fallback_and_slow_path(void **state)
 
 	/* A failure without __GFP_NOWARN says so, once. */
 	assert_null(alloc_pages(GFP_KERNEL, 0));
-	assert_int_equal(log_count("fake: page allocation failure. order:0, mode:0xd0\n"), 1);
+	assert_int_equal(log_count("host-test: page allocation failure. order:0, mode:0xd0\n"), 1);
 	assert_int_equal(reclaim_calls, 1);
 	/* Each GFP_KERNEL failure asked the OOM killer once (it found nobody). */
 	assert_int_equal(oom_calls, 2);
@@ -1093,7 +1094,7 @@ static void test_zone_constraints(void **state)
 	assert_int_equal(zfree(ZONE_NORMAL), 6000);
 	assert_int_equal(kswapd_calls[ZONE_NORMAL], 0);
 	assert_int_equal(reclaim_calls, 1 + MAX_RECLAIM_RETRIES);
-	assert_int_equal(nr_naps, MAX_RECLAIM_RETRIES);
+	assert_int_equal(fake_naps, MAX_RECLAIM_RETRIES);
 	assert_int_equal(oom_calls, 0);
 	assert_ptr_equal(reclaim_preferred, ZONE(ZONE_DMA32));
 	check_free_lists(NULL);
@@ -1265,40 +1266,69 @@ static void test_oom_killer_paths(void **state)
 	assert_null(alloc_pages(GFP_KERNEL, 0));
 	assert_int_equal(reclaim_calls, 1);
 	assert_int_equal(oom_calls, 1);
-	assert_int_equal(nr_naps, 0);
-	assert_int_equal(log_count("fake: page allocation failure. order:0"), 1);
+	assert_int_equal(fake_naps, 0);
+	assert_int_equal(log_count("host-test: page allocation failure. order:0"), 1);
 
 	oom_answer = OOM_KILLED;
 	oom_free_hook = free_held;
 	page = alloc_pages(GFP_KERNEL, 0);
 	assert_non_null(page);
 	assert_int_equal(oom_calls, 2);
-	assert_int_equal(nr_naps, 1);
+	assert_int_equal(fake_naps, 1);
 	assert_int_equal(reclaim_calls, 2);
 	__free_page(page);
 	drain_holding();
 
 	oom_answer = OOM_VICTIM_EXITING;
-	oom_calls = nr_naps = reclaim_calls = 0;
+	oom_calls = fake_naps = reclaim_calls = 0;
 	assert_null(alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0));
 	assert_int_equal(oom_calls, OOM_WAIT_RETRIES + 1);
-	assert_int_equal(nr_naps, OOM_WAIT_RETRIES);
+	assert_int_equal(fake_naps, OOM_WAIT_RETRIES);
 	assert_int_equal(reclaim_calls, OOM_WAIT_RETRIES + 1);
 
 	/* Costly orders and __GFP_NORETRY never call it, nor retry. */
-	oom_calls = nr_naps = reclaim_calls = 0;
+	oom_calls = fake_naps = reclaim_calls = 0;
 	assert_null(alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGE_ALLOC_COSTLY_ORDER + 1));
 	assert_null(alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0));
 	assert_int_equal(oom_calls, 0);
-	assert_int_equal(nr_naps, 0);
+	assert_int_equal(fake_naps, 0);
 	assert_int_equal(reclaim_calls, 2);
+}
+
+/* Reclaim that says "maybe" (1) but frees nothing: reclaim's answer
+ * while its zones are not yet all_unreclaimable. */
+static unsigned long reclaim_says_maybe(void)
+{
+	return 1;
+}
+
+/*
+ * Reported progress that never gives the allocation a page ends too:
+ * after MAX_RECLAIM_RETRIES more rounds, the OOM killer (__GFP_FS) or
+ * failure (without).
+ */
+static void test_progress_without_pages_is_bounded(void **state)
+{
+	(void)state;
+	drain_holding();
+	reclaim_calls = 0;
+	reclaim_hook = reclaim_says_maybe;
+	assert_null(alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0));
+	assert_int_equal(reclaim_calls, MAX_RECLAIM_RETRIES + 1);
+	assert_int_equal(oom_calls, 1);
+	assert_int_equal(fake_naps, MAX_RECLAIM_RETRIES);
+
+	reclaim_calls = oom_calls = fake_naps = 0;
+	assert_null(alloc_pages(GFP_NOFS | __GFP_NOWARN, 0));
+	assert_int_equal(reclaim_calls, MAX_RECLAIM_RETRIES + 1);
+	assert_int_equal(oom_calls, 0);
 }
 
 static unsigned int flags_in_reclaim;
 
 static unsigned long reclaim_sees_flags(void)
 {
-	flags_in_reclaim = *fake_task_flags;
+	flags_in_reclaim = *fake_current_flags();
 	return 0;
 }
 
@@ -1317,11 +1347,11 @@ static void test_reserves_for_memalloc_and_memdie(void **state)
 	reclaim_hook = reclaim_sees_flags;
 	assert_null(alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0));
 	assert_int_equal(flags_in_reclaim, fake_pf_memalloc);
-	assert_int_equal(*fake_task_flags, 0);
+	assert_int_equal(*fake_current_flags(), 0);
 	assert_int_equal(reclaim_calls, 1);
 
 	/* Interrupt context or __GFP_NOMEMALLOC: no reserves, no reclaim. */
-	*fake_task_flags = fake_pf_memalloc;
+	*fake_current_flags() = fake_pf_memalloc;
 	hardirq_count = 1;
 	assert_null(alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0));
 	hardirq_count = 0;
@@ -1334,10 +1364,10 @@ static void test_reserves_for_memalloc_and_memdie(void **state)
 	assert_true(n > 0);
 	assert_int_equal(nr_free_pages(), 0);
 	assert_int_equal(reclaim_calls, 1);
-	assert_int_equal(*fake_task_flags, fake_pf_memalloc);
+	assert_int_equal(*fake_current_flags(), fake_pf_memalloc);
 
 	/* PF_MEMDIE: the victim gets what the victim's exit freed, too. */
-	*fake_task_flags = fake_pf_memdie;
+	*fake_current_flags() = fake_pf_memdie;
 	reclaim_held();
 	n = 0;
 	while (alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0) != NULL)
@@ -1582,6 +1612,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kswapd_only_below_low, boot_three, shutdown),
 		cmocka_unit_test_setup_teardown(test_memalloc_ignores_watermarks, boot_three, shutdown),
 		cmocka_unit_test_setup_teardown(test_oom_killer_paths, boot_three, shutdown),
+		cmocka_unit_test_setup_teardown(test_progress_without_pages_is_bounded, boot_three, shutdown),
 		cmocka_unit_test_setup_teardown(test_reserves_for_memalloc_and_memdie, boot_three, shutdown),
 		cmocka_unit_test_setup_teardown(test_order_too_large, boot_three, shutdown),
 		cmocka_unit_test_setup_teardown(test_random_workload, boot_three, shutdown),

@@ -72,6 +72,8 @@ static const struct test tests[] = {
 	{ "sync_merge", 0 },
 	{ "sysctl", 0 },
 	{ "writeback_race", 0 },
+	{ "reclaim_file", 0 },
+	{ "reclaim_stress", 0 },
 	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },

@@ -17,7 +17,12 @@
  *     at least its size and reading it again reads the disk) but keeps a
  *     mapped file's pages (reading it reads nothing) and a dirty file's
  *     data; 2 shrinks the slab (Slab in /proc/meminfo falls after many
- *     inodes were cached); each counts in /proc/vmstat.
+ *     inodes were cached, and slabs_scanned shows the shrinkers scanned
+ *     at least that many objects); each counts in /proc/vmstat;
+ *   - swappiness reads as "60\n" after boot (unless swappiness= was on
+ *     the command line) and takes 0 to 100; 101 and -1 are EINVAL (Linux
+ *     2.6.28's range; Linux 5.8 widened it to 200, so the build machine
+ *     only reads it).
  *
  * The build machine lets an ordinary user read but not write /proc/sys:
  * the writing checks are skipped there, and the ones that change the
@@ -338,7 +343,7 @@ static void check_drop_pagecache(const char *dir)
 static void check_drop_slab(const char *dir)
 {
 	char path[300];
-	long slab0, slab1, ev0, ev1, n;
+	long slab0, slab1, ev0, ev1, scanned0, n;
 	struct stat st;
 	int i, fd, err;
 
@@ -357,11 +362,15 @@ static void check_drop_slab(const char *dir)
 	slab0 = meminfo("Slab");
 	ev0 = vmstat("drop_slab");
 	ev1 = vmstat("drop_pagecache");
+	scanned0 = vmstat("slabs_scanned");
 	n = write_str(DC, "2", &err);
 	slab1 = meminfo("Slab");
 	tap_check(n == 1, "echo 2 > drop_caches", "write gave %ld (%s)", n, strerror(err));
 	tap_check(slab1 < slab0, "Slab falls: the unused inodes were freed",
 		  "Slab %ld kB -> %ld kB", slab0, slab1);
+	tap_check(scanned0 >= 0 && vmstat("slabs_scanned") >= scanned0 + NR_INODES,
+		  "the shrinkers scanned them: slabs_scanned rises", "slabs_scanned %ld -> %ld",
+		  scanned0, vmstat("slabs_scanned"));
 	tap_check(vmstat("drop_slab") == ev0 + 1 && vmstat("drop_pagecache") == ev1,
 		  "drop_slab counts it, drop_pagecache does not", NULL);
 	n = write_str(DC, "3", &err);
@@ -376,6 +385,41 @@ static void check_drop_slab(const char *dir)
 		snprintf(path, sizeof(path), "%s/i%03d", dir, i);
 		unlink(path);
 	}
+}
+
+#define SWP "/proc/sys/vm/swappiness"
+
+static void check_swappiness(void)
+{
+	char buf[64], orig[64];
+	int err, ok = 1;
+
+	if (read_file(SWP, orig, sizeof(orig)) < 0)
+		tap_bail("read %s: %s", SWP, strerror(errno));
+	if (!on_pageturn()) {
+		tap_check(atoi(orig) >= 0 && strchr(orig, '\n'), "swappiness reads as a number",
+			  "read \"%s\"", orig);
+		tap_skip("writing swappiness", "it would change the build machine");
+		return;
+	}
+	tap_check(strcmp(orig, "60\n") == 0, "swappiness reads \"60\\n\" after boot",
+		  "read \"%s\"", orig);
+	for (int v = 0; v <= 100; v += 25) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "%d\n", v);
+		write_str(SWP, want, &err);
+		if (err || read_file(SWP, buf, sizeof(buf)) < 0 || strcmp(buf, want) != 0)
+			ok = 0;
+	}
+	tap_check(ok, "swappiness takes 0, 25, 50, 75 and 100", NULL);
+	tap_check(write_str(SWP, "101", &err) == -1 && err == EINVAL,
+		  "swappiness 101 is EINVAL", "%s", strerror(err));
+	tap_check(write_str(SWP, "-1", &err) == -1 && err == EINVAL,
+		  "swappiness -1 is EINVAL", "%s", strerror(err));
+	write_str(SWP, orig, &err);
+	tap_check(read_file(SWP, buf, sizeof(buf)) >= 0 && strcmp(buf, orig) == 0,
+		  "swappiness is back to its value", "read \"%s\"", buf);
 }
 
 int main(void)
@@ -398,6 +442,7 @@ int main(void)
 		close(fd);
 	cur = read_mfk();
 	check_parsing(cur);
+	check_swappiness();
 	if (!on_pageturn()) {
 		tap_skip("watermarks and drop_caches", "they would change the build machine");
 		return tap_done();
