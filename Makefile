@@ -186,7 +186,7 @@ UNIT_SRCS_multiboot2 := kernel/multiboot2.c
 UNIT_SRCS_vsprintf   := kernel/lib/vsprintf.c
 UNIT_SRCS_psf        := drivers/console/psf.c
 UNIT_SRCS_page_alloc := mm/page_alloc.c mm/vmstat.c kernel/fs/seq_file.c tests/unit/kernel_stubs.c \
-	tests/unit/fake_zones.c tests/unit/fake_wait.c $(UNIT_SYSCTL)
+	tests/unit/fake_zones.c tests/unit/fake_wait.c tests/unit/fake_alloc_env.c $(UNIT_SYSCTL)
 UNIT_SRCS_pgtable    := mm/pgtable.c
 UNIT_SRCS_slab       := mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_bio        := drivers/block/bio.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
@@ -219,12 +219,13 @@ UNIT_SRCS_memory     := mm/memory.c mm/rmap.c mm/pgtable.c mm/filemap.c kernel/l
 	tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c $(UNIT_IOV_ITER)
 UNIT_SRCS_shrinker   := mm/shrinker.c tests/unit/fake_wait.c tests/unit/kernel_stubs.c
 UNIT_SRCS_radix_tree := kernel/lib/radix-tree.c tests/unit/kernel_stubs.c
+UNIT_SRCS_oom        := mm/oom_kill.c tests/unit/kernel_stubs.c
 UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/swap_state.c mm/shrinker.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
 	mm/filemap.c kernel/lib/radix-tree.c mm/slab.c tests/unit/kernel_stubs.c tests/unit/fake_zones.c \
-	tests/unit/fake_wait.c tests/unit/fake_rmap.c $(UNIT_SYSCTL) $(UNIT_IOV_ITER)
+	tests/unit/fake_wait.c tests/unit/fake_alloc_env.c tests/unit/fake_rmap.c $(UNIT_SYSCTL) $(UNIT_IOV_ITER)
 UNIT_SRCS_vmscan     := mm/swap.c mm/vmscan.c mm/swap_state.c mm/shrinker.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
 	mm/filemap.c kernel/lib/radix-tree.c mm/slab.c tests/unit/kernel_stubs.c tests/unit/fake_zones.c \
-	tests/unit/fake_wait.c tests/unit/fake_rmap.c $(UNIT_SYSCTL) $(UNIT_IOV_ITER)
+	tests/unit/fake_wait.c tests/unit/fake_alloc_env.c tests/unit/fake_rmap.c $(UNIT_SYSCTL) $(UNIT_IOV_ITER)
 # The bulk memory routines, assembled for the host with their global names
 # prefixed host_, beside the C library's; -no-pie for __ex_table's
 # absolute addresses.

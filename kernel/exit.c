@@ -115,6 +115,7 @@ __noreturn void do_exit(int code)
 		panic("Attempted to kill init! exit status 0x%x", code);
 	if (!t->mm && !t->files)
 		panic("do_exit: kernel thread %d (%s) called do_exit", t->pid, t->comm);
+	t->flags |= PF_EXITING;		/* the OOM killer waits for it (mm/oom_kill.c) */
 
 	exit_mm(t);
 	put_files_struct(t->files);

@@ -143,6 +143,7 @@ static struct task_struct *copy_process(unsigned long flags, unsigned long newsp
 	p->blocked = parent->blocked;
 	p->sas = parent->sas;
 	memcpy(p->rlim, parent->rlim, sizeof(p->rlim));
+	p->oom_score_adj = parent->oom_score_adj;
 	p->pgid = parent->pgid;
 	p->sid = parent->sid;
 	p->tty = parent->tty;

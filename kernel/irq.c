@@ -1,7 +1,10 @@
 /*
  * IRQ dispatch.  Each of the 16 legacy lines has at most one handler.
  * do_irq() is entered with interrupts off from trap_dispatch(); it drops
- * spurious IRQs, runs the handler and sends the EOI.  An IRQ without a
+ * spurious IRQs, runs the handler and sends the EOI.  hardirq_count is
+ * 1 while a handler runs (handlers never nest: interrupts stay off), so
+ * in_interrupt() tells the allocator it must not sleep or touch the
+ * interrupted task's reserves.  An IRQ without a
  * handler is masked and reported once (it should never be unmasked).
  */
 #include <asm/ptrace.h>
@@ -17,6 +20,8 @@ struct irq_desc {
 };
 
 static struct irq_desc irq_descs[NR_IRQS];
+
+unsigned int hardirq_count;
 
 int request_irq(unsigned int irq, irq_handler_t handler, const char *name)
 {
@@ -44,7 +49,9 @@ void do_irq(struct pt_regs *regs)
 		return;
 	desc->count++;
 	if (desc->handler) {
+		hardirq_count++;
 		desc->handler(irq, regs);
+		hardirq_count--;
 	} else {
 		pic_mask(irq);
 		printk(KERN_WARNING "irq: IRQ %u has no handler, masked\n", irq);

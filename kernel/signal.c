@@ -311,6 +311,23 @@ void force_sig_fault(int sig, int code, unsigned long addr)
 	local_irq_restore(flags);
 }
 
+void force_sig(int sig, struct task_struct *p)
+{
+	static const struct sigqueue q = { .code = SI_KERNEL, .forced = true };
+	uint64_t flags = local_irq_save();
+
+	if (p->sighand) {
+		struct k_sigaction *ka = &p->sighand->action[sig - 1];
+
+		if (ka->sa.sa_handler == SIG_IGN || sig_in(sig, p->blocked)) {
+			ka->sa.sa_handler = SIG_DFL;
+			p->blocked &= ~sigmask(sig);
+		}
+	}
+	send_signal(sig, p, &q);
+	local_irq_restore(flags);
+}
+
 /* A handler frame could not be built for sig: SIGSEGV instead, at its
  * default action if the failing signal was SIGSEGV itself (Linux's
  * force_sigsegv), so the task cannot loop. */

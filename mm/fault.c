@@ -26,16 +26,20 @@
  *               prints the report traps.c prints for every other
  *               exception, and the kernel stops.
  *
- * Out of memory.  When handle_mm_fault cannot allocate (VM_FAULT_OOM) the
- * rule is Linux 2.6.28's: the faulting process is killed, with the line
- * "Out of memory: killing pid N (comm)" and a SIGKILL forced on it
- * (force_sig_fault(SIGKILL, SI_KERNEL, address)), which ends it before it
- * runs user code again, as kill -9 would: its parent sees it killed by
- * SIGKILL.  From user mode the faulting instruction is never retried;
- * from a user-copy routine the fixup runs first, so the system call
- * returns -EFAULT on the way to the kill.  There is no OOM killer to pick
- * a better victim, and init is not spared.
- *
+ * Out of memory.  When handle_mm_fault cannot allocate (VM_FAULT_OOM),
+ * the allocator has already run the OOM killer and given up (mm/oom_kill.c,
+ * mm/page_alloc.c).  pagefault_out_of_memory runs it once more, as Linux
+ * 2.6.29 does: if it kills another process (the one whose death frees
+ * the most, not necessarily this one), the fault is retried (a return
+ * without a change: the instruction faults again, from user mode or from
+ * a user-copy routine).  If current is itself dying, or nothing else may
+ * be killed and current is killed instead (the line "Out of memory:
+ * killing pid N (comm)" and a forced SIGKILL, which ends it before it
+ * runs user code again, init included: do_exit then panics, where Linux
+ * panics "System is deadlocked on memory"), the fault is not retried:
+ * from a user-copy routine the fixup runs, so the system call returns
+ * -EFAULT on the way to the kill.
+
  * The handler runs on the faulting task's kernel stack and may sleep
  * (a file read): it turns interrupts on when the faulting context had
  * them on, as Linux does, and off again before it returns to the entry
@@ -48,6 +52,7 @@
 #include <asm/traps.h>
 #include <asm/uaccess.h>
 #include <mm/mmap.h>
+#include <mm/oom.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 #include <pageturn/sched.h>
@@ -145,9 +150,7 @@ static void __do_page_fault(struct pt_regs *regs, unsigned long address,
 		flags |= FAULT_FLAG_USER;
 	fault = handle_mm_fault(mm, vma, address, flags);
 	if (fault & VM_FAULT_OOM) {
-		printk(KERN_ERR "Out of memory: killing pid %d (%s)\n", current->pid, current->comm);
-		force_sig_fault(SIGKILL, SI_KERNEL, address);
-		if (!user)
+		if (!pagefault_out_of_memory() && !user)
 			regs->rip = fixup;
 	} else if (fault & VM_FAULT_SIGBUS) {
 		bad_area(regs, fixup, SIGBUS, BUS_ADRERR, address);

@@ -46,17 +46,46 @@
  * while keeping lowmem_reserve[classzone] extra pages free.
  *
  * When: each zone has watermarks pages_min < pages_low < pages_high,
- * computed from min_free_kbytes (init_per_zone_pages_min).
+ * computed from min_free_kbytes (init_per_zone_pages_min).  alloc_pages
+ * is Linux 2.6.28's __alloc_pages_internal:
  *   1. Fast path: the first zone of the zonelist above pages_low.
  *   2. None: wake kswapd for every zone of the zonelist, then retry down
  *      to pages_min (half of that for __GFP_HIGH, a quarter less again
  *      for callers that cannot sleep).
- *   3. Still none, and the caller is reclaim itself (__GFP_MEMALLOC, Linux's
- *      PF_MEMALLOC): retry ignoring watermarks and lowmem_reserve, since
- *      reclaim needs memory to free memory.  It never reclaims in turn.
- *   4. Still none, and the caller may sleep (__GFP_WAIT): direct reclaim
- *      (try_to_free_pages), then retry at pages_min if it freed anything.
- *   5. Otherwise fail: return NULL, print one line unless __GFP_NOWARN.
+ *   3. Still none, and the caller may use the reserves: retry ignoring
+ *      watermarks and lowmem_reserve, then fail.  That is a task in
+ *      reclaim (PF_MEMALLOC: reclaim needs memory to free memory; kswapd
+ *      too), an OOM victim on its way out (PF_MEMDIE), or a caller that
+ *      asks with __GFP_MEMALLOC; never an interrupt handler, never with
+ *      __GFP_NOMEMALLOC.  A PF_MEMALLOC task never reclaims in turn.
+ *   4. A caller that cannot sleep (no __GFP_WAIT) fails here.
+ *   5. Direct reclaim: set PF_MEMALLOC, try_to_free_pages, restore the
+ *      flag.  Progress: retry at pages_min.
+ *   6. No progress (or MAX_RECLAIM_RETRIES rounds in a row whose
+ *      progress did not give this allocation its pages), and the caller
+ *      may call into filesystems (__GFP_FS) and may retry (no
+ *      __GFP_NORETRY): retry once at pages_high, to
+ *      catch memory an OOM kill freed meanwhile; an order above
+ *      PAGE_ALLOC_COSTLY_ORDER fails; otherwise out_of_memory()
+ *      (mm/oom_kill.c) kills a process, or finds one already dying, and
+ *      the allocation naps a tick (so the victim runs and exits) and
+ *      starts over at 2.
+ *   7. Otherwise an order up to PAGE_ALLOC_COSTLY_ORDER without
+ *      __GFP_NORETRY naps (Linux's congestion_wait, HZ/50) and goes back
+ *      to 5; anything else fails.
+ *   8. Failing is returning NULL with one line, "<comm>: page
+ *      allocation failure. order:N, mode:0x..", unless __GFP_NOWARN.
+ * Linux 2.6.28 retries forever at 7 and 6; here every loop is bounded,
+ * so no allocation hangs the kernel: at most MAX_RECLAIM_RETRIES (16,
+ * Linux 4.7's number) reclaims in a row that did not end in a page
+ * (then the OOM killer with __GFP_FS, failure without), and at most
+ * OOM_WAIT_RETRIES naps while out_of_memory only finds its earlier
+ * victim still exiting (it may be stuck).  When out_of_memory finds no
+ * victim at all (only init, kernel threads and oom_score_adj -1000 tasks
+ * have memory) the allocation fails, where Linux panics ("Out of memory
+ * and no killable processes").  The caller sees NULL and hands -ENOMEM
+ * up; a page fault tries the OOM killer once more and retries
+ * (pagefault_out_of_memory, called from mm/fault.c).
  * The allocator never panics for lack of memory.  It panics for bugs of
  * its callers: freeing a free page, a reserved page, a page still in use
  * (PAGE_FLAGS_CHECK_AT_FREE), a pfn outside every zone, a block of a
@@ -64,22 +93,26 @@
  *
  * Where Pageturn differs from Linux 2.6.28: one CPU, so no per-CPU lists
  * of order-0 pages (every page goes straight to the buddy lists); no
- * migrate types (one free list per order); no OOM killer or retry loop
- * yet (reclaim without progress fails the allocation); the watermark
+ * migrate types (one free list per order); bounded retries (above); no
+ * __GFP_NOFAIL, __GFP_REPEAT or zonelist OOM lock (one CPU, no
+ * preemption: one task at a time runs out_of_memory); the watermark
  * formulas count managed_pages where 2.6.28 counted present_pages (later
  * Linux does the same); a bad page panics where Linux prints and leaks it.
  */
 #include <mm/gfp.h>
 #include <mm/mm.h>
+#include <mm/oom.h>
 #include <mm/page_alloc.h>
 #include <mm/rmap.h>
 #include <mm/swap.h>
 #include <mm/vmstat.h>
+#include <pageturn/irq.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 #include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <pageturn/sysctl.h>
+#include <pageturn/time.h>
 
 struct pglist_data contig_page_data;
 struct page *mem_map;
@@ -524,18 +557,55 @@ static struct page *get_page_from_freelist(gfp_t gfp_mask, unsigned int order,
 }
 
 /*
- * Linux's __alloc_pages_internal, the five steps of the essay above.
- * With __GFP_WAIT: interrupts on, may sleep (in reclaim).  Without: any
- * context, never sleeps.
+ * May this allocation go below every watermark (step 3 of the essay)?
+ * Linux 2.6.28's test in __alloc_pages_internal, with __GFP_MEMALLOC
+ * (Linux 3.6's) as a third way in.
+ */
+static bool may_use_reserves(gfp_t gfp_mask)
+{
+	if (gfp_mask & __GFP_NOMEMALLOC)
+		return false;
+	if (gfp_mask & __GFP_MEMALLOC)
+		return true;
+	return !in_interrupt() && (current->flags & (PF_MEMALLOC | PF_MEMDIE));
+}
+
+/*
+ * Direct reclaim as the allocating task: PF_MEMALLOC while it runs, so
+ * that what reclaim allocates comes from the reserves and never
+ * reclaims again; the flag is then put back as it was.  The pages
+ * reclaimed.  May sleep.
+ */
+static unsigned long __alloc_pages_direct_reclaim(struct zone *preferred_zone, unsigned int order,
+						  gfp_t gfp_mask)
+{
+	unsigned int old_memalloc = current->flags & PF_MEMALLOC;
+	unsigned long progress;
+
+	cond_resched();
+	current->flags |= PF_MEMALLOC;
+	progress = try_to_free_pages(preferred_zone, (int)order, gfp_mask);
+	current->flags = (current->flags & ~PF_MEMALLOC) | old_memalloc;
+	cond_resched();
+	return progress;
+}
+
+/*
+ * Linux's __alloc_pages_internal, the steps of the essay above.  With
+ * __GFP_WAIT: interrupts on, process context, may sleep (reclaim, the
+ * OOM killer's victim exiting, naps between retries).  Without: any
+ * context, never sleeps.  Nothing is held across a sleep: each retry
+ * walks the zones afresh.
  */
 struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
 {
 	enum zone_type high_zoneidx = gfp_zone(gfp_mask);
 	bool wait = gfp_mask & __GFP_WAIT;
 	struct zone *preferred_zone = first_zones_zonelist(high_zoneidx);
+	unsigned int failed_rounds = 0, oom_waits = 0;
+	unsigned long progress;
 	struct zone *zone;
 	struct page *page;
-	unsigned long progress;
 	int alloc_flags;
 
 	if (order >= MAX_ORDER || preferred_zone == NULL)
@@ -545,6 +615,7 @@ struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
 	if (page)
 		return page;
 
+restart:
 	for_each_zone_zonelist(zone, high_zoneidx)
 		wakeup_kswapd(zone, (int)order);
 
@@ -562,29 +633,70 @@ struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
 	if (page)
 		return page;
 
-	if ((gfp_mask & __GFP_MEMALLOC) || (current->flags & PF_MEMALLOC)) {
+rebalance:
+	if (may_use_reserves(gfp_mask)) {
 		page = get_page_from_freelist(gfp_mask, order, high_zoneidx, ALLOC_NO_WATERMARKS);
 		if (page)
 			return page;
 		goto nopage;
 	}
-
-	if (!wait)
+	if (!wait || in_interrupt() || (current->flags & PF_MEMALLOC))
 		goto nopage;
 
-	current->flags |= PF_MEMALLOC;
-	progress = try_to_free_pages(preferred_zone, (int)order, gfp_mask);
-	current->flags &= ~PF_MEMALLOC;
+	progress = __alloc_pages_direct_reclaim(preferred_zone, order, gfp_mask);
 	if (progress) {
 		page = get_page_from_freelist(gfp_mask, order, high_zoneidx, alloc_flags);
 		if (page)
 			return page;
 	}
+	/*
+	 * Reclaim freed nothing, or MAX_RECLAIM_RETRIES rounds in a row
+	 * freed nothing this allocation could use (reclaim also reports
+	 * progress while its zones are not yet all_unreclaimable):
+	 * out of memory.
+	 */
+	failed_rounds++;
+	if ((!progress || failed_rounds > MAX_RECLAIM_RETRIES) &&
+	    (gfp_mask & __GFP_FS) && !(gfp_mask & __GFP_NORETRY)) {
+		/*
+		 * A last try at the high watermark: an OOM kill elsewhere
+		 * may have just freed memory, and this one must not kill a
+		 * second process for nothing.
+		 */
+		page = get_page_from_freelist(gfp_mask, order, high_zoneidx, ALLOC_WMARK_HIGH);
+		if (page)
+			return page;
+		if (order > PAGE_ALLOC_COSTLY_ORDER)
+			goto nopage;
+		switch (out_of_memory(gfp_mask, (int)order)) {
+		case OOM_KILLED:
+			oom_waits = 0;
+			break;
+		case OOM_VICTIM_EXITING:
+			if (++oom_waits > OOM_WAIT_RETRIES)
+				goto nopage;
+			break;
+		case OOM_NO_VICTIM:
+			goto nopage;
+		}
+		failed_rounds = 0;
+		/* Let the victim run and exit, unless it is current. */
+		if (!(current->flags & PF_MEMDIE))
+			msleep(1000 / HZ);
+		goto restart;
+	}
+	if (failed_rounds > MAX_RECLAIM_RETRIES)
+		goto nopage;
+
+	if ((gfp_mask & __GFP_NORETRY) || order > PAGE_ALLOC_COSTLY_ORDER)
+		goto nopage;
+	msleep(1000 / 50);		/* Linux's congestion_wait(WRITE, HZ/50) */
+	goto rebalance;
 
 nopage:
 	if (!(gfp_mask & __GFP_NOWARN))
-		printk(KERN_WARNING "alloc_pages: page allocation failure. order:%u, mode:0x%x\n",
-		       order, gfp_mask);
+		printk(KERN_WARNING "%s: page allocation failure. order:%u, mode:0x%x\n",
+		       in_interrupt() ? "interrupt" : current->comm, order, gfp_mask);
 	return NULL;
 }
 
@@ -868,10 +980,50 @@ int min_free_kbytes_sysctl_handler(const struct ctl_table *table, int write, voi
 
 /* ---- reports --------------------------------------------------------- */
 
-/* "Node 0 DMA: 1*4kB 2*8kB ... = 1234kB", one line per populated zone. */
+/*
+ * The memory report of an OOM kill and of boot (Linux's show_free_areas,
+ * in its later layout): "Mem-Info:" and the system's page counts; per
+ * populated zone its free pages, watermarks and lists in kB and its
+ * lowmem_reserve; per zone the free blocks by order,
+ * "Node 0 DMA: 1*4kB 2*8kB ... = 1234kB"; the page-cache and RAM totals.
+ * Counters are read without locks: a snapshot.
+ */
 void show_free_areas(void)
 {
 	struct zone *zone;
+	int j;
+
+	printk(KERN_INFO "Mem-Info:\n");
+	printk(KERN_INFO "active_anon:%lu inactive_anon:%lu\n active_file:%lu inactive_file:%lu\n"
+	       " unevictable:%lu dirty:%lu writeback:%lu\n slab_unreclaimable:%lu\n"
+	       " mapped:%lu shmem:%lu pagetables:%lu\n free:%lu\n",
+	       global_page_state(NR_ACTIVE_ANON), global_page_state(NR_INACTIVE_ANON),
+	       global_page_state(NR_ACTIVE_FILE), global_page_state(NR_INACTIVE_FILE),
+	       global_page_state(NR_UNEVICTABLE), global_page_state(NR_FILE_DIRTY),
+	       global_page_state(NR_WRITEBACK), global_page_state(NR_SLAB_UNRECLAIMABLE),
+	       global_page_state(NR_FILE_MAPPED), global_page_state(NR_SHMEM),
+	       global_page_state(NR_PAGETABLE), global_page_state(NR_FREE_PAGES));
+
+	for_each_zone(zone) {
+		if (!populated_zone(zone))
+			continue;
+		printk(KERN_INFO "Node 0 %s free:%lukB min:%lukB low:%lukB high:%lukB "
+		       "active_anon:%lukB inactive_anon:%lukB active_file:%lukB inactive_file:%lukB "
+		       "unevictable:%lukB writepending:%lukB present:%lukB managed:%lukB\n",
+		       zone->name, K(zone_page_state(zone, NR_FREE_PAGES)), K(zone->pages_min),
+		       K(zone->pages_low), K(zone->pages_high),
+		       K(zone_page_state(zone, NR_ACTIVE_ANON)),
+		       K(zone_page_state(zone, NR_INACTIVE_ANON)),
+		       K(zone_page_state(zone, NR_ACTIVE_FILE)),
+		       K(zone_page_state(zone, NR_INACTIVE_FILE)),
+		       K(zone_page_state(zone, NR_UNEVICTABLE)),
+		       K(zone_page_state(zone, NR_FILE_DIRTY) + zone_page_state(zone, NR_WRITEBACK)),
+		       K(zone->present_pages), K(zone->managed_pages));
+		printk(KERN_INFO "lowmem_reserve[]:");
+		for (j = 0; j < MAX_NR_ZONES; j++)
+			printk(KERN_CONT " %lu", zone->lowmem_reserve[j]);
+		printk(KERN_CONT "\n");
+	}
 
 	for_each_zone(zone) {
 		unsigned long nr[MAX_ORDER], flags, total = 0;
@@ -891,6 +1043,8 @@ void show_free_areas(void)
 			printk(KERN_CONT "%lu*%lukB ", nr[order], K(1ul) << order);
 		printk(KERN_CONT "= %lukB\n", K(total));
 	}
+	printk(KERN_INFO "%lu total pagecache pages\n", global_page_state(NR_FILE_PAGES));
+	printk(KERN_INFO "%lu pages RAM\n", totalram_pages);
 }
 
 void zone_report(void)

@@ -90,6 +90,7 @@ const char *const vmstat_text[] = {
 	"pgscan_file",
 	"pgsteal_anon",
 	"pgsteal_file",
+	"oom_kill",
 };
 
 _Static_assert(ARRAY_SIZE(vmstat_text) == NR_VM_ZONE_STAT_ITEMS + NR_VM_EVENT_ITEMS,

@@ -22,8 +22,10 @@ typedef unsigned int gfp_t;
 #define __GFP_IO	0x40u	/* may start I/O */
 #define __GFP_FS	0x80u	/* may call into filesystems */
 #define __GFP_NOWARN	0x200u	/* no message on failure */
-#define __GFP_MEMALLOC	0x2000u	/* ignore the watermarks (self-tests; later reclaim itself) */
+#define __GFP_NORETRY	0x1000u	/* fail rather than retry or call the OOM killer */
+#define __GFP_MEMALLOC	0x2000u	/* may use the reserves below pages_min (Linux 3.6's flag) */
 #define __GFP_ZERO	0x8000u	/* return zeroed memory */
+#define __GFP_NOMEMALLOC 0x10000u /* never the reserves, even for PF_MEMALLOC/PF_MEMDIE */
 
 #define GFP_ATOMIC	(__GFP_HIGH)
 #define GFP_NOIO	(__GFP_WAIT)
@@ -38,7 +40,9 @@ enum zone_type gfp_zone(gfp_t gfp);
 
 /*
  * Allocate 2^order contiguous pages, or return NULL (never panics).  The
- * pages have _count 1 and no flags.  Called with interrupts on or off.
+ * pages have _count 1 and no flags.  Called with interrupts on or off;
+ * with __GFP_WAIT it may sleep (reclaim, the OOM killer, naps between
+ * retries: mm/page_alloc.c's opening comment says how long).
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 #define alloc_page(gfp) alloc_pages(gfp, 0)

@@ -28,6 +28,9 @@
 
 #define MAX_ORDER 11		/* orders 0..10: blocks of 1 page .. 4 MiB */
 #define MAX_ORDER_NR_PAGES (1ul << (MAX_ORDER - 1))
+/* Above this order an allocation is "costly": it gives up rather than
+ * retry or call the OOM killer (Linux's value). */
+#define PAGE_ALLOC_COSTLY_ORDER 3
 
 enum zone_type {
 	ZONE_DMA,

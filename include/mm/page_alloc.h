@@ -90,7 +90,9 @@ bool zone_watermark_ok(struct zone *z, int order, unsigned long mark,
 /* floor(sqrt(x)), exact for every unsigned long. */
 unsigned long int_sqrt(unsigned long x);
 
-/* Print each zone's free blocks by order (Linux's show_free_areas). */
+/* Print the memory report: "Mem-Info:", the page counts, each zone's
+ * watermarks and lists, its free blocks by order (Linux's
+ * show_free_areas; the OOM killer's report shows it). */
 void show_free_areas(void);
 /* Print each zone's span, page counts, watermarks and lowmem_reserve. */
 void zone_report(void);

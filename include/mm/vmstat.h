@@ -65,6 +65,7 @@ enum vm_event_item {
 	PGSCAN_FILE,		/* inactive file pages isolated */
 	PGSTEAL_ANON,		/* anon pages reclaim freed */
 	PGSTEAL_FILE,		/* file pages reclaim freed */
+	OOM_KILL,		/* processes the OOM killer killed (mm/oom_kill.c) */
 	NR_VM_EVENT_ITEMS
 };
 

@@ -18,6 +18,16 @@ int request_irq(unsigned int irq, irq_handler_t handler, const char *name);
 /* How many times IRQ line irq has fired. */
 uint64_t irq_count(unsigned int irq);
 
+/* Handlers running now (0 or 1: they run with interrupts off). */
+extern unsigned int hardirq_count;
+
+/* Is the CPU running an interrupt handler, not a task (Linux's
+ * in_interrupt)?  current is then whoever was interrupted. */
+static inline bool in_interrupt(void)
+{
+	return hardirq_count != 0;
+}
+
 /* Called from the interrupt entry for vectors 32..47. */
 void do_irq(struct pt_regs *regs);
 

@@ -101,6 +101,7 @@ struct task_struct {
 	uint64_t alarm_interval;		/* setitimer(ITIMER_REAL): re-arm period in ticks, 0 = once */
 	int pagefault_disabled;			/* pagefault_disable depth (asm/uaccess.h) */
 	unsigned int flags;			/* PF_* below */
+	short oom_score_adj;			/* -1000..1000: the OOM killer's bias (mm/oom_kill.c) */
 	struct blk_plug *plug;			/* bios held back (drivers/blkdev.h), or NULL */
 
 	/*
@@ -125,6 +126,8 @@ struct task_struct {
  */
 #define PF_EXITING	0x00000004	/* getting shut down (a zombie) */
 #define PF_MEMALLOC	0x00000800	/* in reclaim: may use the reserves, never reclaims again */
+#define PF_MEMDIE	0x00001000	/* an OOM victim: may use the reserves to exit (Linux's
+					 * TIF_MEMDIE; early 2.6 kept it here, as PF_MEMDIE) */
 #define PF_KSWAPD	0x00040000	/* kswapd itself */
 #define PF_KTHREAD	0x00200000	/* a kernel thread */
 #define PF_SWAPWRITE	0x00800000	/* may write pages out from reclaim (kswapd) */

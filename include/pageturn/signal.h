@@ -102,6 +102,19 @@ void do_notify_parent(struct task_struct *tsk, int sig);
  * Any context of the faulting task. */
 void force_sig_fault(int sig, int code, unsigned long addr);
 
+/* sig (valid) to task p from the kernel (SI_KERNEL), unblocked and set
+ * to SIG_DFL first if p blocks or ignores it; then sent as send_sig
+ * sends, waking p if it sleeps TASK_INTERRUPTIBLE (or is stopped, for
+ * SIGKILL).  Linux 2.6.28's force_sig, as the OOM killer uses it; never
+ * for init.  Any context. */
+void force_sig(int sig, struct task_struct *p);
+
+/* Is SIGKILL pending for p: will it die before it runs user code again? */
+static inline bool fatal_signal_pending(const struct task_struct *p)
+{
+	return (p->pending & sigmask(SIGKILL)) != 0;
+}
+
 /*
  * Called on every return to user mode with signals pending, interrupts
  * on: delivers them, SIGKILL first, then the synchronous fault signals,

@@ -503,6 +503,79 @@ def user_tests_case():
         reject=USER_REJECT, check=fault_kill_problems)
 
 
+# The OOM killer's report (mm/oom_kill.c, show_free_areas in
+# mm/page_alloc.c): Linux's lines.
+OOM_KILLED_LINE = re.compile(r"^Out of memory: Killed process (\d+) \((\S+)\) total-vm:\d+kB, "
+                             r"anon-rss:(\d+)kB, file-rss:\d+kB, shmem-rss:0kB, UID:0 "
+                             r"pgtables:\d+kB oom_score_adj:(-?\d+)$")
+OOM_EXPECT_LINE = re.compile(r"^# expect console: Out of memory: Killed process (\d+) \(oom\)$")
+OOM_SELF_EXPECT = re.compile(r"^# expect console: (Out of memory: killing pid \d+ \(oom\))$")
+
+
+def oom_problems(session):
+    """The hog oom.c announced was killed with the report's lines, the
+    oom_score_adj 1000 child was the victim of the second kill, nobody at
+    -1000 was, the -1000 hog with nothing else to kill was killed by its
+    own fault, and the leak test's 50 (plus warm-up) kills each got a
+    "Killed process" line."""
+    killed = [m.groups() for m in map(OOM_KILLED_LINE.match, session.lines) if m]
+    expected = [m.group(1) for m in map(OOM_EXPECT_LINE.match, session.lines) if m]
+    problems = []
+    if len(expected) != 1:
+        return ["oom printed %d expect lines, not one" % len(expected)]
+    hog = [k for k in killed if k[0] == expected[0]]
+    if len(hog) != 1 or int(hog[0][2]) < 16384:
+        problems.append("the hog %s: %r, not one kill line with anon-rss >= 16 MiB"
+                        % (expected[0], hog))
+    adj = [k for k in killed if k[1] == "oom" and k[3] == "1000"]
+    if len(adj) != 1:
+        problems.append("%d kills of an oom_score_adj 1000 child, not one" % len(adj))
+    if any(k[3] == "-1000" for k in killed):
+        problems.append("a process with oom_score_adj -1000 was killed")
+    leaks = [k for k in killed if k[1] == "leaks"]
+    if len(leaks) < 50:
+        problems.append("%d OOM kills of leaks' children, fewer than 50" % len(leaks))
+    selves = [m.group(1) for m in map(OOM_SELF_EXPECT.match, session.lines) if m]
+    if len(selves) != 1 or session.lines.count(selves[0]) != 1:
+        problems.append("the -1000 hog's fault: %r, not one expect line and one console line"
+                        % selves)
+    return problems
+
+
+def oom_case():
+    """init runs the oom and leaks tests at -m 64M: an anonymous hog twice
+    the size of RAM gets the OOM report (the triggering allocation, the
+    Mem-Info lines, the per-zone line, the task table, the kill line) and
+    is killed while its parent goes on; oom_score_adj 1000 and -1000 steer
+    the choice; with nothing killable the allocation fails and the
+    faulting hog dies, with no hang and no panic; 50 kills in a row leave
+    every counter of the leak test where it was; and the runner ends
+    normally afterwards."""
+    return QemuCase(
+        "oom_64m_bios", "init=/sbin/init -- /usr/tests/runner oom leaks", mem="64M", timeout=420,
+        expect=[r"^init: running /usr/tests/runner$",
+                r"^oom invoked oom-killer: gfp_mask=0x[0-9a-f]+, order=0, oom_score_adj=0$",
+                r"^Mem-Info:$",
+                r"^active_anon:\d+ inactive_anon:\d+$",
+                r"^ unevictable:\d+ dirty:\d+ writeback:\d+$",
+                r"^Node 0 DMA32 free:\d+kB min:\d+kB low:\d+kB high:\d+kB active_anon:\d+kB "
+                r"inactive_anon:\d+kB active_file:\d+kB inactive_file:\d+kB unevictable:\d+kB "
+                r"writepending:\d+kB present:\d+kB managed:\d+kB$",
+                r"^Node 0 DMA32: (\d+\*\d+kB )+= \d+kB$",
+                r"^\[  pid  \]   uid  tgid total_vm      rss pgtables_bytes swapents "
+                r"oom_score_adj name$",
+                r"^\[\s*\d+\]     0 \s*\d+ \s*\d+ \s*\d+ \s*\d+ \s*0 \s+-?\d+ oom$",
+                r"^Out of memory: Killed process \d+ \(oom\) total-vm:",
+                r"^Out of memory and no killable processes\.\.\.$",
+                r"^oom: page allocation failure\. order:0, mode:0x[0-9a-f]+$",
+                r"^# oom: PASS \(", r"^# leaks: PASS \(",
+                r"^ok \d+ - child killed by the OOM killer: every counter back within its slack$",
+                r"^user tests: 2 passed, 0 failed$",
+                r"^init: /usr/tests/runner finished: exit status 0$",
+                r"^init: powering off$"],
+        reject=USER_REJECT, check=oom_problems)
+
+
 def bench_smoke_case(build):
     """`make bench`'s program, quick, on Pageturn: every row of the table
     must print its measure as a positive, finite number (what the bench
@@ -1054,6 +1127,7 @@ def cases(build):
         mpage_virtio_case(build, 1024),
         mpage_virtio_case(build, 4096),
         user_tests_case(),
+        oom_case(),
         # A CPU with ERMS: memcpy, memset and the user copies take their
         # rep movsb/stosb path (on QEMU's default CPU, the loops).
         QemuCase("fast_strings_bios",

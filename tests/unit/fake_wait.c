@@ -13,8 +13,8 @@
  *    panics (kernel_stubs.c), which a test may expect.  The only sleeper
  *    the page cache and the fault code have is lock_page of a page that
  *    is already locked, so the message says so.
- *  - cond_resched, msleep and yield do nothing; kthread_create makes no
- *    thread (no test starts kswapd).
+ *  - cond_resched and yield do nothing, msleep only counts its calls in
+ *    fake_naps; kthread_create makes no thread (no test starts kswapd).
  *  - fake_memalloc(on) sets or clears PF_MEMALLOC on current, for tests
  *    that call reclaim directly as the allocator would (fake_wait.h: test
  *    files cannot include pageturn/sched.h beside the C library's).
@@ -83,9 +83,12 @@ bool wake_up_process(struct task_struct *p)
 	return false;
 }
 
+unsigned long fake_naps;
+
 void msleep(unsigned int ms)
 {
 	(void)ms;
+	fake_naps++;
 }
 
 void yield(void)

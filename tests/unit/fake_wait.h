@@ -7,4 +7,7 @@
 /* Set (on) or clear PF_MEMALLOC on the fake current task. */
 void fake_memalloc(bool on);
 
+/* msleep's calls (it returns at once). */
+extern unsigned long fake_naps;
+
 #endif

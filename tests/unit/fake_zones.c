@@ -19,6 +19,7 @@
 
 uintptr_t host_phys_base;
 
+
 static void *phys_mem;
 static size_t phys_mem_size;
 
@@ -32,6 +33,7 @@ void fake_zones_reset(void)
 	min_free_kbytes = 1024;
 	sysctl_lowmem_reserve_ratio[0] = 256;
 	sysctl_lowmem_reserve_ratio[1] = 256;
+	fake_alloc_env_reset();
 	log_clear();
 }
 

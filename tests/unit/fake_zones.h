@@ -12,6 +12,30 @@
 #ifndef TESTS_UNIT_FAKE_ZONES_H
 #define TESTS_UNIT_FAKE_ZONES_H
 
+#include <mm/oom.h>
+
+
+/*
+ * The allocator's view of the running task and of the OOM killer
+ * (fake_alloc_env.c, apart from cmocka, whose headers clash with
+ * pageturn/sched.h; current and msleep are fake_wait.c's):
+ * hardirq_count says whether an interrupt handler is running;
+ * out_of_memory counts its calls in oom_calls and answers oom_answer
+ * (OOM_NO_VICTIM after a reset), and when oom_answer is OOM_KILLED and
+ * oom_free_hook is set it calls it (the victim's memory coming back).
+ * fake_current_flags() is current->flags, for tests that set PF_MEMALLOC
+ * or PF_MEMDIE (fake_pf_memalloc, fake_pf_memdie: their values).
+ * fake_alloc_env_reset(), which fake_zones_reset() calls, clears them
+ * all, current->flags and fake_naps included.
+ */
+extern unsigned int hardirq_count;
+extern unsigned long oom_calls;
+extern enum oom_result oom_answer;
+extern void (*oom_free_hook)(void);
+extern const unsigned int fake_pf_memalloc, fake_pf_memdie;
+unsigned int *fake_current_flags(void);
+void fake_alloc_env_reset(void);
+
 /* Put the page allocator's and the VM counters' globals back as at boot
  * (no zones, no pages, min_free_kbytes 1024, reserve ratios 256) and
  * clear the log. */

@@ -39,6 +39,7 @@
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 
+#include "fake_wait.h"
 #include "fake_zones.h"
 #include "kernel_stubs.h"
 
@@ -1055,8 +1056,10 @@ static void test_fallback_and_slow_path(void **state)
 
 	/* A failure without __GFP_NOWARN says so, once. */
 	assert_null(alloc_pages(GFP_KERNEL, 0));
-	assert_int_equal(log_count("alloc_pages: page allocation failure. order:0, mode:0xd0\n"), 1);
+	assert_int_equal(log_count("host-test: page allocation failure. order:0, mode:0xd0\n"), 1);
 	assert_int_equal(reclaim_calls, 1);
+	/* Each GFP_KERNEL failure asked the OOM killer once (it found nobody). */
+	assert_int_equal(oom_calls, 2);
 	check_free_lists(NULL);
 }
 
@@ -1080,13 +1083,19 @@ static void test_zone_constraints(void **state)
 	assert_int_equal(kswapd_calls[ZONE_DMA32] + kswapd_calls[ZONE_NORMAL], 0);
 	assert_int_equal(reclaim_calls, 0);
 
-	/* GFP_DMA32 | __GFP_WAIT: DMA32 to min; DMA is already below its stop. */
+	/*
+	 * GFP_DMA32 | __GFP_WAIT: DMA32 to min; DMA is already below its stop.
+	 * Without __GFP_FS no OOM killer: reclaim is retried, a nap between
+	 * two, until MAX_RECLAIM_RETRIES in a row made no progress.
+	 */
 	while ((page = alloc_pages(GFP_DMA32 | __GFP_WAIT | __GFP_NOWARN, 0)) != NULL)
 		assert_int_equal(page_zonenum(page), ZONE_DMA32);
 	assert_int_equal(zfree(ZONE_DMA32), 121);
 	assert_int_equal(zfree(ZONE_NORMAL), 6000);
 	assert_int_equal(kswapd_calls[ZONE_NORMAL], 0);
-	assert_int_equal(reclaim_calls, 1);
+	assert_int_equal(reclaim_calls, 1 + MAX_RECLAIM_RETRIES);
+	assert_int_equal(fake_naps, MAX_RECLAIM_RETRIES);
+	assert_int_equal(oom_calls, 0);
 	assert_ptr_equal(reclaim_preferred, ZONE(ZONE_DMA32));
 	check_free_lists(NULL);
 }
@@ -1219,6 +1228,153 @@ static void test_memalloc_ignores_watermarks(void **state)
 	assert_int_equal(reclaim_calls, 0);
 	assert_int_equal(log_count("page allocation failure. order:0, mode:0x20d0\n"), 1);
 	check_free_lists(NULL);
+}
+
+/* Fill the machine with GFP_ATOMIC pages, down to its atomic floor, and
+ * hold the first ARRAY_SIZE(held) of them for reclaim_held/free_held. */
+static void drain_holding(void)
+{
+	struct page *page;
+
+	held_nr = 0;	/* what an earlier test held went with its machine */
+	while ((page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0)) != NULL)
+		if (held_nr < ARRAY_SIZE(held))
+			held[held_nr++] = page;
+	assert_int_equal(held_nr, ARRAY_SIZE(held));
+}
+
+/* The OOM killer's victim exits: its pages come back. */
+static void free_held(void)
+{
+	reclaim_held();
+}
+
+/*
+ * No progress, __GFP_FS, order <= 3: the OOM killer.  Nobody to kill:
+ * the allocation fails at once.  A kill: a nap for the victim, then the
+ * allocation starts over and gets the victim's memory.  A victim that
+ * does not go away: OOM_WAIT_RETRIES naps, then failure.
+ */
+static void test_oom_killer_paths(void **state)
+{
+	struct page *page;
+
+	(void)state;
+	drain_holding();
+	reclaim_calls = 0;
+
+	assert_null(alloc_pages(GFP_KERNEL, 0));
+	assert_int_equal(reclaim_calls, 1);
+	assert_int_equal(oom_calls, 1);
+	assert_int_equal(fake_naps, 0);
+	assert_int_equal(log_count("host-test: page allocation failure. order:0"), 1);
+
+	oom_answer = OOM_KILLED;
+	oom_free_hook = free_held;
+	page = alloc_pages(GFP_KERNEL, 0);
+	assert_non_null(page);
+	assert_int_equal(oom_calls, 2);
+	assert_int_equal(fake_naps, 1);
+	assert_int_equal(reclaim_calls, 2);
+	__free_page(page);
+	drain_holding();
+
+	oom_answer = OOM_VICTIM_EXITING;
+	oom_calls = fake_naps = reclaim_calls = 0;
+	assert_null(alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0));
+	assert_int_equal(oom_calls, OOM_WAIT_RETRIES + 1);
+	assert_int_equal(fake_naps, OOM_WAIT_RETRIES);
+	assert_int_equal(reclaim_calls, OOM_WAIT_RETRIES + 1);
+
+	/* Costly orders and __GFP_NORETRY never call it, nor retry. */
+	oom_calls = fake_naps = reclaim_calls = 0;
+	assert_null(alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGE_ALLOC_COSTLY_ORDER + 1));
+	assert_null(alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0));
+	assert_int_equal(oom_calls, 0);
+	assert_int_equal(fake_naps, 0);
+	assert_int_equal(reclaim_calls, 2);
+}
+
+/* Reclaim that says "maybe" (1) but frees nothing: reclaim's answer
+ * while its zones are not yet all_unreclaimable. */
+static unsigned long reclaim_says_maybe(void)
+{
+	return 1;
+}
+
+/*
+ * Reported progress that never gives the allocation a page ends too:
+ * after MAX_RECLAIM_RETRIES more rounds, the OOM killer (__GFP_FS) or
+ * failure (without).
+ */
+static void test_progress_without_pages_is_bounded(void **state)
+{
+	(void)state;
+	drain_holding();
+	reclaim_calls = 0;
+	reclaim_hook = reclaim_says_maybe;
+	assert_null(alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0));
+	assert_int_equal(reclaim_calls, MAX_RECLAIM_RETRIES + 1);
+	assert_int_equal(oom_calls, 1);
+	assert_int_equal(fake_naps, MAX_RECLAIM_RETRIES);
+
+	reclaim_calls = oom_calls = fake_naps = 0;
+	assert_null(alloc_pages(GFP_NOFS | __GFP_NOWARN, 0));
+	assert_int_equal(reclaim_calls, MAX_RECLAIM_RETRIES + 1);
+	assert_int_equal(oom_calls, 0);
+}
+
+static unsigned int flags_in_reclaim;
+
+static unsigned long reclaim_sees_flags(void)
+{
+	flags_in_reclaim = *fake_current_flags();
+	return 0;
+}
+
+/*
+ * Direct reclaim runs with PF_MEMALLOC, which is cleared again after; a
+ * fake_pf_memalloc or fake_pf_memdie task takes the reserves and never reclaims,
+ * except in an interrupt handler or with __GFP_NOMEMALLOC.
+ */
+static void test_reserves_for_memalloc_and_memdie(void **state)
+{
+	unsigned long n = 0;
+
+	(void)state;
+	drain_holding();
+	reclaim_calls = 0;
+	reclaim_hook = reclaim_sees_flags;
+	assert_null(alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0));
+	assert_int_equal(flags_in_reclaim, fake_pf_memalloc);
+	assert_int_equal(*fake_current_flags(), 0);
+	assert_int_equal(reclaim_calls, 1);
+
+	/* Interrupt context or __GFP_NOMEMALLOC: no reserves, no reclaim. */
+	*fake_current_flags() = fake_pf_memalloc;
+	hardirq_count = 1;
+	assert_null(alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0));
+	hardirq_count = 0;
+	assert_null(alloc_pages(GFP_KERNEL | __GFP_NOMEMALLOC | __GFP_NOWARN, 0));
+	assert_int_equal(reclaim_calls, 1);
+
+	/* PF_MEMALLOC: the reserves, then failure without reclaim. */
+	while (alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0) != NULL)
+		n++;
+	assert_true(n > 0);
+	assert_int_equal(nr_free_pages(), 0);
+	assert_int_equal(reclaim_calls, 1);
+	assert_int_equal(*fake_current_flags(), fake_pf_memalloc);
+
+	/* PF_MEMDIE: the victim gets what the victim's exit freed, too. */
+	*fake_current_flags() = fake_pf_memdie;
+	reclaim_held();
+	n = 0;
+	while (alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0) != NULL)
+		n++;
+	assert_int_equal(n, ARRAY_SIZE(held));
+	assert_int_equal(reclaim_calls, 1);
+	assert_int_equal(oom_calls, 0);
 }
 
 static void test_order_too_large(void **state)
@@ -1401,9 +1557,20 @@ static void test_show_free_areas(void **state)
 {
 	(void)state;
 	show_free_areas();
+	assert_non_null(strstr(log_buf, "Mem-Info:\n"));
+	assert_non_null(strstr(log_buf, "active_anon:0 inactive_anon:0\n active_file:0 "
+				       "inactive_file:0\n unevictable:0 dirty:0 writeback:0\n"));
+	assert_non_null(strstr(log_buf, " free:4096\n"));
+	assert_non_null(strstr(log_buf, "Node 0 DMA free:16384kB min:512kB low:640kB high:768kB "
+				       "active_anon:0kB inactive_anon:0kB active_file:0kB "
+				       "inactive_file:0kB unevictable:0kB writepending:0kB "
+				       "present:16384kB managed:16384kB\n"));
+	assert_non_null(strstr(log_buf, "lowmem_reserve[]: 0 0 0\n"));
 	assert_non_null(strstr(log_buf, "Node 0 DMA: 0*4kB 0*8kB 0*16kB 0*32kB 0*64kB 0*128kB "
 				       "0*256kB 0*512kB 0*1024kB 0*2048kB 4*4096kB = 16384kB\n"));
-	assert_int_equal(log_count("Node 0 "), 1);	/* empty zones are skipped */
+	assert_non_null(strstr(log_buf, "4096 pages RAM\n"));
+	/* One zone line and one free-block line: empty zones are skipped. */
+	assert_int_equal(log_count("Node 0 "), 2);
 
 	log_clear();
 	zone_report();
@@ -1444,6 +1611,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_direct_reclaim_progress, boot_three, shutdown),
 		cmocka_unit_test_setup_teardown(test_kswapd_only_below_low, boot_three, shutdown),
 		cmocka_unit_test_setup_teardown(test_memalloc_ignores_watermarks, boot_three, shutdown),
+		cmocka_unit_test_setup_teardown(test_oom_killer_paths, boot_three, shutdown),
+		cmocka_unit_test_setup_teardown(test_progress_without_pages_is_bounded, boot_three, shutdown),
+		cmocka_unit_test_setup_teardown(test_reserves_for_memalloc_and_memdie, boot_three, shutdown),
 		cmocka_unit_test_setup_teardown(test_order_too_large, boot_three, shutdown),
 		cmocka_unit_test_setup_teardown(test_random_workload, boot_three, shutdown),
 		cmocka_unit_test_setup_teardown(test_vmstat_counters, boot_three, shutdown),

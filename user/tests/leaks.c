@@ -6,7 +6,10 @@
  * exec of /bin/true; vfork and exec; a pipe made, used and closed;
  * anonymous and file mappings faulted in and unmapped; copy-on-write
  * after fork; a child killed by SIGSEGV; files in /tmp opened, made and
- * unlinked; files in /proc opened and read.  Before and after the N
+ * unlinked; files in /proc opened and read; and, alone on a machine
+ * small enough for it (MemTotal at most 128 MiB on Pageturn: the oom
+ * QEMU case), a child killed by the OOM killer, 50 times.  Before and
+ * after the N
  * round trips the test samples the kernel's counters:
  *
  *   MemFree, Slab, SUnreclaim, KernelStack      /proc/meminfo (kB)
@@ -19,7 +22,7 @@
  * or page-cache page) moves a page counter by N pages; one that keeps a
  * task moves KernelStack by 4 pages and the pid directories by one per
  * round trip; one that keeps a kernel object of s bytes moves Slab by
- * N * s bytes.  Every phase has N >= 200, far beyond SLACK_PAGES, and
+ * N * s bytes.  Every phase but the OOM kills (50) has N >= 200, far beyond SLACK_PAGES, and
  * the cheap phases (fork and exit, pipes, mappings, files) run 600 to
  * 2000 times, so that an object of a few dozen bytes left per round trip
  * adds up beyond SLAB_SLACK_PAGES too; each phase prints the smallest
@@ -415,6 +418,23 @@ static const char *tmp_files(void)
 	return why;
 }
 
+/* A child touching twice MemTotal of anonymous memory: the OOM killer
+ * kills it (it is the biggest process), the report and all. */
+static const char *oom_victim(void)
+{
+	static long total;
+	pid_t pid;
+
+	if (!total)
+		total = meminfo_kb("MemTotal");
+	pid = test_fork();
+	if (pid == 0) {
+		touch_anon_kb(2 * total);
+		_exit(0);
+	}
+	return wait_for(pid, SIGKILL);
+}
+
 /* Open, read and close files of /proc, system-wide and this process's. */
 static const char *proc_files(void)
 {
@@ -456,7 +476,13 @@ static const struct phase phases[] = {
 	{ "open+close, create+unlink in /tmp", tmp_files, 2000 },
 	{ "open+read+close in /proc", proc_files, 600 },
 };
-#define NR_PHASES (sizeof(phases) / sizeof(phases[0]))
+
+/* On a machine small enough for the OOM tests (oom_test_machine, the
+ * QEMU case at -m 64M) only this phase runs: the others ran on the big
+ * boot, and 50 OOM kills need a small machine to be quick. */
+static const struct phase oom_phases[] = {
+	{ "child killed by the OOM killer", oom_victim, 50 },
+};
 
 /* Run a phase n times; returns how many round trips went wrong, and the
  * reason of the last in *why. */
@@ -510,23 +536,31 @@ static void setup(void)
 int main(void)
 {
 	struct sample first, last, before, after;
+	const struct phase *list = phases;
+	size_t nr = sizeof(phases) / sizeof(phases[0]);
 	const char *why = "";
 	char buf[512];
 
 	setup();
+	if (oom_test_machine()) {
+		list = oom_phases;
+		nr = sizeof(oom_phases) / sizeof(oom_phases[0]);
+	} else {
+		tap_skip(oom_phases[0].name, "needs Pageturn with at most 128 MiB (the oom QEMU case)");
+	}
 	tap_note("%s: slack %d pages per memory counter, %d for Slab and SUnreclaim, "
 		 "none for pids and descriptors",
 		 quiet ? "Pageturn" : "not Pageturn, the comparisons are skipped", SLACK_PAGES,
 		 SLAB_SLACK_PAGES);
 	/* The warm-up round, and a first sample to warm the sampling too. */
-	for (size_t p = 0; p < NR_PHASES; p++)
-		if (run_phase(&phases[p], WARMUP, &why))
-			tap_bail("warm-up of %s: %s", phases[p].name, why);
+	for (size_t p = 0; p < nr; p++)
+		if (run_phase(&list[p], WARMUP, &why))
+			tap_bail("warm-up of %s: %s", list[p].name, why);
 	take_sample(&first);
 	take_sample(&first);
 
-	for (size_t p = 0; p < NR_PHASES; p++) {
-		const struct phase *ph = &phases[p];
+	for (size_t p = 0; p < nr; p++) {
+		const struct phase *ph = &list[p];
 		double t0;
 		int bad;
 

@@ -41,13 +41,6 @@ static long vmstat(const char *name)
 	return proc_field(text, name);
 }
 
-static long meminfo_kb(const char *name)
-{
-	if (read_file("/proc/meminfo", text, sizeof(text)) < 0)
-		return -1;
-	return proc_field(text, name);
-}
-
 static void fill(uint32_t *buf, uint64_t off, size_t len)
 {
 	for (size_t i = 0; i < len / 4; i++)

@@ -78,6 +78,7 @@ static const struct test tests[] = {
 	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },
+	{ "oom", 0 },
 	{ "leaks", 0 },
 };
 #define NR_TESTS (sizeof(tests) / sizeof(tests[0]))

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -286,6 +287,35 @@ int on_pageturn(void)
 	struct utsname u;
 
 	return uname(&u) == 0 && !strcmp(u.sysname, "Pageturn");
+}
+
+long meminfo_kb(const char *name)
+{
+	static char buf[8192];
+
+	if (read_file("/proc/meminfo", buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_field(buf, name);
+}
+
+int oom_test_machine(void)
+{
+	long total = meminfo_kb("MemTotal");
+
+	return on_pageturn() && total > 0 && total <= OOM_TEST_MAX_KB;
+}
+
+int touch_anon_kb(long kb)
+{
+	size_t len = (size_t)kb * 1024;
+	volatile char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -1;
+	for (size_t off = 0; off < len; off += 4096)
+		p[off] = 1;
+	return 0;
 }
 
 const char *ext2_scratch(void)

@@ -130,6 +130,23 @@ struct linux_dirent64 {
 int on_pageturn(void);
 
 /*
+ * For the OOM tests (Pageturn only: on the build machine it would eat the
+ * machine): MemTotal and MemFree of /proc/meminfo in KiB (-1 if absent),
+ * and a machine small enough for them, MemTotal at most OOM_TEST_MAX_KB
+ * (the QEMU case that runs them boots with -m 64M).
+ */
+#define OOM_TEST_MAX_KB (128 * 1024)
+long meminfo_kb(const char *name);
+int oom_test_machine(void);
+
+/*
+ * Map kb KiB of private anonymous memory and write a byte in every page;
+ * returns 0 when every page was written, -1 when mmap failed.  Bigger
+ * than RAM, it does not return: the OOM killer kills the caller.
+ */
+int touch_anon_kb(long kb);
+
+/*
  * Where a test may make files on a disk-backed ext2 filesystem, for the
  * bugs that show only where file system code sleeps on I/O.  On Pageturn
  * with a virtio disk, "/mnt", where the disk (vda, an ext2 image the QEMU

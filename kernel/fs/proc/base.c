@@ -17,6 +17,11 @@
  *                         thread or a zombie
  *   comm                  the name and a newline
  *   limits                the resource limits, Linux's columns (kernel/sys.c)
+ *   oom_score             the OOM killer's view of the task, 0..2000
+ *                         (mm/oom_kill.c's oom_badness, scaled as Linux 5.9)
+ *   oom_score_adj         its bias, -1000..1000: read, and written with
+ *                         one decimal, octal or hex number (else -EINVAL);
+ *                         fork copies it, exec keeps it
  *   exe                   a symlink to the program's path (exe_path)
  *   cwd, root             symlinks to the working and root directories
  *
@@ -32,11 +37,13 @@
 #include <asm/pgtable.h>
 #include <fs/vfs.h>
 #include <mm/mm_types.h>
+#include <mm/oom.h>
 #include <mm/pgtable.h>
 #include <mm/slab.h>
 #include <pageturn/resource.h>
 #include <pageturn/sched.h>
 #include <pageturn/string.h>
+#include <pageturn/sysctl.h>
 #include <uapi/errno.h>
 
 #include "internal.h"
@@ -53,6 +60,9 @@ static const struct proc_entry proc_pid_entries[] = {
 	{ "cmdline", S_IFREG | 0444, .show_task = proc_pid_cmdline },
 	{ "comm", S_IFREG | 0444, .show_task = proc_pid_comm },
 	{ "limits", S_IFREG | 0444, .show_task = proc_pid_limits },
+	{ "oom_score", S_IFREG | 0444, .show_task = proc_oom_score_show },
+	{ "oom_score_adj", S_IFREG | 0644, .show_task = proc_oom_score_adj_show,
+	  .write_task = proc_oom_score_adj_write },
 	{ "exe", S_IFLNK | 0777, .readlink = proc_exe_readlink },
 	{ "cwd", S_IFLNK | 0777, .readlink = proc_cwd_readlink },
 	{ "root", S_IFLNK | 0777, .readlink = proc_root_readlink },
@@ -265,4 +275,53 @@ static int proc_root_readlink(struct task_struct *task, char *buf, size_t len)
 	struct fs_struct *fs = task_fs(task);
 
 	return dir_readlink(fs ? fs->root : NULL, buf, len);
+}
+
+int proc_oom_score_adj_show(struct seq_file *m, struct task_struct *task)
+{
+	seq_printf(m, "%d\n", task->oom_score_adj);
+	return 0;
+}
+
+/*
+ * One number in -1000..1000, parsed as a /proc/sys integer
+ * (proc_dointvec_minmax: blanks around it, a sign, decimal, octal or
+ * hex); anything else is -EINVAL and changes nothing.
+ */
+int proc_oom_score_adj_write(struct task_struct *task, char *buf, size_t len)
+{
+	static int min = OOM_SCORE_ADJ_MIN, max = OOM_SCORE_ADJ_MAX;
+	int value = task->oom_score_adj;
+	struct ctl_table table = {
+		.procname = "oom_score_adj", .data = &value, .maxlen = sizeof(int),
+		.mode = 0644, .extra1 = &min, .extra2 = &max,
+	};
+	size_t used = len;
+	loff_t pos = 0;
+	int err;
+
+	err = proc_dointvec_minmax(&table, 1, buf, &used, &pos);
+	if (err)
+		return err;
+	if (used != len)	/* more than one number, or trailing garbage */
+		return -EINVAL;
+	task->oom_score_adj = (short)value;
+	return 0;
+}
+
+/*
+ * oom_badness scaled into 0..2000 (Linux 5.9's proc_oom_score): 0 for a
+ * task that is never chosen, else (1000 + badness * 1000 / totalpages)
+ * * 2 / 3, badness lying between -totalpages and 2 * totalpages.
+ */
+int proc_oom_score_show(struct seq_file *m, struct task_struct *task)
+{
+	unsigned long totalpages = oom_totalpages();
+	long badness = oom_badness(task, totalpages);
+	unsigned long points = 0;
+
+	if (badness != LONG_MIN && totalpages)
+		points = (unsigned long)((1000 + badness * 1000 / (long)totalpages) * 2 / 3);
+	seq_printf(m, "%lu\n", points);
+	return 0;
 }

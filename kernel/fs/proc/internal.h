@@ -17,7 +17,9 @@ struct task_struct;
  * whose text show (for /proc) or show_task (for /proc/PID) writes, or
  * a symbolic link (S_IFLNK | 0777) whose target readlink copies into
  * buf (at most len bytes, no NUL): the bytes copied or -errno; its task
- * is NULL for a link of /proc itself.
+ * is NULL for a link of /proc itself.  A /proc/PID file with mode 0644
+ * also takes writes: write_task gets the bytes written (at most
+ * PROC_WRITE_MAX of them, NUL-terminated) and returns 0 or -errno.
  */
 struct proc_entry {
 	const char *name;
@@ -25,7 +27,10 @@ struct proc_entry {
 	void (*show)(struct seq_file *m);
 	int (*show_task)(struct seq_file *m, struct task_struct *task);
 	int (*readlink)(struct task_struct *task, char *buf, size_t len);
+	int (*write_task)(struct task_struct *task, char *buf, size_t len);
 };
+
+#define PROC_WRITE_MAX	63	/* bytes of a write a write_task sees (Linux: PROC_NUMBUF - 1 and more) */
 
 /*
  * Inode numbers: 1 is /proc, 2 + i the i-th entry of /proc, and each
@@ -79,6 +84,11 @@ int proc_pid_read_inode(struct inode *inode);
 /* The root and working directory task resolves paths against: its
  * fs_struct, init_fs for a kernel thread, NULL for a zombie. */
 struct fs_struct *task_fs(struct task_struct *task);
+
+/* base.c: /proc/PID/oom_score_adj and oom_score. */
+int proc_oom_score_adj_show(struct seq_file *m, struct task_struct *task);
+int proc_oom_score_adj_write(struct task_struct *task, char *buf, size_t len);
+int proc_oom_score_show(struct seq_file *m, struct task_struct *task);
 
 /* task_mmu.c: the memory lines of status, and statm's counts. */
 void task_mem(struct seq_file *m, struct mm_struct *mm);

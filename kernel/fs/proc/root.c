@@ -20,9 +20,12 @@
  * procfs inode always evicts it (drop_inode), so the inode cache never
  * keeps one past its task.
  *
- * Everything but /proc/sys is read-only: no file has a write bit, so
- * the VFS refuses to open one for writing (-EACCES), and no directory
- * has create, mkdir or unlink.
+ * Everything but /proc/sys and /proc/PID/oom_score_adj is read-only:
+ * no other file has a write bit, so the VFS refuses to open one for
+ * writing (-EACCES), and no directory has create, mkdir or unlink.  A
+ * write is one call of the entry's write_task with the bytes written
+ * (the first PROC_WRITE_MAX of them), its task looked up afresh; it
+ * consumes the whole write, as Linux's oom_score_adj_write does.
  *
  * Reading renders the whole text into a buffer, 1 KiB first and twice as
  * large while the seq_file overflows (Linux's seq_read starts at a page;
@@ -314,8 +317,30 @@ static long proc_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	return n ? (long)n : -EFAULT;
 }
 
+static long proc_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	const struct proc_entry *e = iocb->ki_filp->f_inode->i_private;
+	size_t count = iov_iter_count(from), len = MIN(count, (size_t)PROC_WRITE_MAX);
+	char buf[PROC_WRITE_MAX + 1];
+	struct task_struct *task;
+	int err;
+
+	if (!e->write_task)
+		return -EINVAL;
+	if (copy_from_iter(buf, len, from) != len)
+		return -EFAULT;
+	buf[len] = '\0';
+	/* Copying may have slept: find the task only now. */
+	task = proc_find_task(proc_ino_pid(iocb->ki_filp->f_inode->i_ino));
+	if (!task)
+		return -ESRCH;
+	err = e->write_task(task, buf, len);
+	return err ? err : (long)count;
+}
+
 static const struct file_operations proc_file_operations = {
 	.read_iter = proc_file_read_iter,
+	.write_iter = proc_file_write_iter,
 	.release = proc_free_text,
 };
 
