@@ -28,9 +28,14 @@
  * enters a cache (readpage, or prepare_write of a page about to be wholly
  * overwritten) and -ENOSPC refuses it past the limit, so write() fails
  * cleanly and the page is dropped again.  Each inode counts its charged
- * pages in alloced; after pages leave the cache (truncate, the last iput)
- * shmem_recalc_inode returns the difference to the super block, as
- * Linux's shmem_recalc_inode does.  A read of a hole caches a zero page
+ * pages in alloced; after pages leave the cache shmem_recalc_inode
+ * returns the difference to the super block, as Linux's
+ * shmem_recalc_inode does.  Pages leave by truncate and the last iput,
+ * and also behind tmpfs's back: a page read from a hole is clean, and
+ * reclaim frees a clean page it isolated (lumpy reclaim takes pages from
+ * the anon lists too) as it frees a clean file page.  So each charge
+ * first takes back what left meanwhile (Linux's shmem_getpage does too),
+ * and a hole read, dropped and read again is charged once.  A read of a hole caches a zero page
  * (Linux maps ZERO_PAGE instead), so it is charged too: reading a hole of
  * a full tmpfs fails with -ENOSPC rather than pass the limit.
  *
@@ -136,29 +141,39 @@ static struct shmem_sb_info *SHMEM_SB(const struct super_block *sb)
 
 /* --- the size limit ------------------------------------------------------------ */
 
-/* Charge one new page of inode: 0 or -ENOSPC. */
+/*
+ * Return the charge of the pages that have left inode's cache.  pending
+ * pages of the cache are not charged yet: the one shmem_charge is
+ * charging, which is in the cache already (0 from anywhere else).
+ */
+static void shmem_recalc_inode(struct inode *inode, unsigned long pending)
+{
+	struct shmem_inode_info *info = SHMEM_I(inode);
+	unsigned long freed = info->alloced + pending - info->mapping.nrpages;
+
+	SHMEM_SB(inode->i_sb)->used_blocks -= freed;
+	info->alloced -= freed;
+	inode->i_blocks = info->alloced * BLOCKS_PER_PAGE;
+}
+
+/*
+ * Charge a new page of inode, in its cache already: 0 or -ENOSPC.
+ * Reclaim may have dropped clean pages of the file since the last charge
+ * (see the top of the file): their charge comes back first, as Linux's
+ * shmem_getpage recalculates before it allocates.
+ */
 static int shmem_charge(struct inode *inode)
 {
 	struct shmem_sb_info *sbinfo = SHMEM_SB(inode->i_sb);
 	struct shmem_inode_info *info = SHMEM_I(inode);
 
+	shmem_recalc_inode(inode, 1);
 	if (sbinfo->max_blocks && sbinfo->used_blocks >= sbinfo->max_blocks)
 		return -ENOSPC;
 	sbinfo->used_blocks++;
 	info->alloced++;
 	inode->i_blocks = info->alloced * BLOCKS_PER_PAGE;
 	return 0;
-}
-
-/* Return the charge of the pages that have left inode's cache. */
-static void shmem_recalc_inode(struct inode *inode)
-{
-	struct shmem_inode_info *info = SHMEM_I(inode);
-	unsigned long freed = info->alloced - info->mapping.nrpages;
-
-	SHMEM_SB(inode->i_sb)->used_blocks -= freed;
-	info->alloced -= freed;
-	inode->i_blocks = info->alloced * BLOCKS_PER_PAGE;
 }
 
 /*
@@ -280,7 +295,7 @@ static void shmem_evict_inode(struct inode *inode)
 
 	if (S_ISREG(inode->i_mode)) {
 		truncate_inode_pages(&info->mapping, 0);
-		shmem_recalc_inode(inode);
+		shmem_recalc_inode(inode, 0);
 	}
 	if (S_ISDIR(inode->i_mode) && info->parent != inode)
 		iput(info->parent);
@@ -603,7 +618,7 @@ static int shmem_truncate(struct inode *inode, loff_t size)
 	inode->i_size = size;
 	if (size < old) {
 		truncate_inode_pages(&SHMEM_I(inode)->mapping, size);
-		shmem_recalc_inode(inode);
+		shmem_recalc_inode(inode, 0);
 	}
 	return 0;
 }

@@ -10,13 +10,15 @@
  * while it is open: the last close frees it) gives the anon pages and the
  * free pages back.  A second tmpfs, mounted on /tmp/small and limited to
  * 64 KiB with shmem_remount (do_mount has no options argument), fills to
- * -ENOSPC.  Each case removes what it made; /tmp/small stays mounted, as
- * there is no umount.
+ * -ENOSPC; its hole pages, once reclaim has dropped them (they are clean),
+ * can be read again without the limit counting them twice.  Each case
+ * removes what it made; /tmp/small stays mounted, as there is no umount.
  */
 #include <fs/vfs.h>
 #include <mm/gfp.h>
 #include <mm/mm_inline.h>
 #include <mm/pagemap.h>
+#include <mm/rmap.h>
 #include <mm/shmem.h>
 #include <mm/slab.h>
 #include <mm/swap.h>
@@ -342,4 +344,81 @@ KTEST(tmpfs, size_limit_enospc)
 	KTEST_EXPECT_EQ(t, vfs_rename("/tmp/small", "/tmp/big"), -EBUSY);
 	KTEST_EXPECT_EQ(t, vfs_rmdir("/tmp/small"), -EBUSY);
 	kfree(buf);
+}
+
+/*
+ * What shrink_page_list does to a clean page lumpy reclaim isolated (an
+ * order > 0 allocation takes every page of a block, from the anon lists
+ * too): isolate it, lock it, take it out of its mapping (__remove_mapping)
+ * and free it.  A tmpfs page read from a hole is such a page.  Returns
+ * whether page index of mapping was dropped.
+ */
+static bool reclaim_clean_page(struct address_space *mapping, pgoff_t index)
+{
+	struct page *page = find_get_page(mapping, index);
+	bool dropped = false;
+
+	if (!page)
+		return false;
+	if (isolate_lru_page(page) == 0) {
+		if (trylock_page(page)) {
+			if (!PageDirty(page) && !page_mapped(page) && page_count(page) == 3) {
+				remove_from_page_cache(page);
+				page_cache_release(page);	/* the cache's */
+				dropped = true;
+			}
+			unlock_page(page);
+		}
+		if (dropped) {
+			ClearPageActive(page);		/* as clear_active_flags */
+			page_cache_release(page);	/* the isolation's */
+		}
+		else
+			putback_lru_page(page);
+	}
+	page_cache_release(page);
+	return dropped;
+}
+
+KTEST(tmpfs, reclaimed_holes_are_not_charged_twice)
+{
+	unsigned long max_pages, used_pages, i, n = SMALL_LIMIT / PAGE_SIZE;
+	struct address_space *mapping;
+	uint8_t byte;
+	struct file *f;
+	int err, round;
+
+	err = vfs_mkdir("/tmp/small", 0755);
+	KTEST_EXPECT(t, err == 0 || err == -EEXIST);
+	err = do_mount("none", "/tmp/small", "tmpfs");
+	KTEST_EXPECT(t, err == 0 || err == -EBUSY);
+	KTEST_EXPECT_EQ(t, shmem_remount("/tmp/small", "size=64k"), 0);
+
+	/* A file of holes as large as the limit: reading it all fills it. */
+	KTEST_EXPECT_EQ(t, vfs_open("/tmp/small/holes", O_RDWR | O_CREAT | O_TRUNC, 0644, &f), 0);
+	KTEST_EXPECT_EQ(t, vfs_truncate("/tmp/small/holes", SMALL_LIMIT), 0);
+	mapping = shmem_mapping(f->f_inode);
+	KTEST_EXPECT(t, mapping != NULL);
+	if (!mapping) {
+		vfs_close(f);
+		return;
+	}
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < n; i++) {
+			KTEST_EXPECT_EQ(t, vfs_llseek(f, i * PAGE_SIZE, SEEK_SET), i * PAGE_SIZE);
+			KTEST_EXPECT_EQ(t, vfs_read(f, &byte, 1), 1);
+			KTEST_EXPECT_EQ(t, byte, 0);
+		}
+		KTEST_EXPECT_EQ(t, mapping->nrpages, n);
+		KTEST_EXPECT_EQ(t, shmem_usage("/tmp/small", &max_pages, &used_pages), 0);
+		KTEST_EXPECT_EQ(t, used_pages, n);
+		/* Reclaim drops every one of them: each is clean. */
+		for (i = 0; i < n; i++)
+			KTEST_EXPECT(t, reclaim_clean_page(mapping, i));
+		KTEST_EXPECT_EQ(t, mapping->nrpages, 0);
+	}
+	vfs_close(f);
+	KTEST_EXPECT_EQ(t, vfs_unlink("/tmp/small/holes"), 0);
+	KTEST_EXPECT_EQ(t, shmem_usage("/tmp/small", &max_pages, &used_pages), 0);
+	KTEST_EXPECT_EQ(t, used_pages, 0);
 }
