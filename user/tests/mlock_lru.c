@@ -46,13 +46,6 @@ static long vmstat(const char *name)
 	return proc_field(text, name);
 }
 
-static long meminfo_kb(const char *name)
-{
-	if (read_file("/proc/meminfo", text, sizeof(text)) < 0)
-		return -1;
-	return proc_field(text, name);
-}
-
 static long vmlck_kb(void)
 {
 	if (read_file("/proc/self/status", text, sizeof(text)) < 0)
