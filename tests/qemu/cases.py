@@ -906,6 +906,24 @@ def user_shell_case(build):
         reject=USER_REJECT)
 
 
+def oom_shell_case():
+    """The shell at -m 64M: busybox dd with a 128 MiB block size fills a
+    buffer of twice the RAM from /dev/zero; with no swap the OOM killer
+    prints its report and kills dd, and the shell answers the next
+    command.  The LRU lists must match their counters at power-off."""
+    return QemuCase(
+        "oom_shell_64m_bios", LISTS_CHECK, mem="64M", timeout=240, script=[
+            (PROMPT, "dd if=/dev/zero of=/dev/null bs=128M count=1; echo status=$?\n"),
+            (r"^status=137$", None),
+            (PROMPT, "echo still-$((6*7))\n"), (r"^still-42$", None),
+            (PROMPT, "poweroff\n"),
+        ],
+        expect=[r"^dd invoked oom-killer: gfp_mask=0x[0-9a-f]+, order=0",
+                r"^Out of memory: Killed process \d+ \(dd\) total-vm:",
+                r"^init: powering off$"] + LISTS_CHECKED,
+        reject=USER_REJECT)
+
+
 def user_keyboard_case():
     """The same shell, typed on the PS/2 keyboard (QMP send-key): the
     keyboard driver's scan codes, Shift, Enter and Ctrl-C reach the
@@ -1149,6 +1167,7 @@ def cases(build):
         user_busybox_case(build),
         user_shell_case(build),
         user_keyboard_case(),
+        oom_shell_case(),
         user_screen_vga_case(),
         user_screen_fbcon_case(build),
     ]
