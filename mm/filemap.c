@@ -326,10 +326,17 @@ bool set_page_dirty(struct page *page)
 /* Called with the page locked. */
 bool clear_page_dirty_for_io(struct page *page)
 {
+	struct address_space *mapping = page->mapping;
+
+	if (!mapping_cap_account_dirty(mapping))
+		return TestClearPageDirty(page);
+	/* Stores through shared mappings since the page was last dirtied
+	 * count, and later ones will fault and dirty it again. */
+	if (page_mkclean(page))
+		set_page_dirty(page);
 	if (!TestClearPageDirty(page))
 		return false;
-	if (mapping_cap_account_dirty(page->mapping))
-		dec_zone_page_state(page, NR_FILE_DIRTY);
+	dec_zone_page_state(page, NR_FILE_DIRTY);
 	return true;
 }
 

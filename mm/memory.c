@@ -592,6 +592,20 @@ void unmap_mapping_range(struct address_space *mapping, uint64_t holebegin, uint
 }
 
 /*
+ * Does vma track its stores for writeback (Linux's vma_wants_writenotify)?
+ * A shared writable mapping of a file whose dirty pages writeback writes:
+ * its PTEs are writable only while dirty (page_mkclean, mm/rmap.c, takes
+ * both bits away at writeback), so the first store after writeback faults
+ * and dirties the page again.
+ */
+static bool vma_wants_writenotify(const struct vm_area_struct *vma)
+{
+	return (vma->vm_flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) &&
+	       vma->vm_file && vma->vm_file->f_inode->i_mapping &&
+	       !mapping_cap_swap_backed(vma->vm_file->f_inode->i_mapping);
+}
+
+/*
  * newprot is vm_get_page_prot()'s for the VMA's new flags.  A newprot
  * without _PAGE_PRESENT (a VMA with no access: Linux's PAGE_NONE) makes
  * the PTEs PROT_NONE.  Each PTE keeps its page and its accessed and dirty
@@ -601,6 +615,7 @@ void change_protection(struct vm_area_struct *vma, unsigned long start,
 		       unsigned long end, uint64_t newprot)
 {
 	struct mm_struct *mm = vma->vm_mm;
+	bool writenotify = vma_wants_writenotify(vma);
 	unsigned long addr;
 	pte_t *ptep, v;
 
@@ -610,6 +625,10 @@ void change_protection(struct vm_area_struct *vma, unsigned long start,
 			v |= newprot & PTE_PROT_MASK & __supported_pte_mask;
 		else
 			v |= _PAGE_PROTNONE;
+		/* A clean shared file page stays read-only: its first store
+		 * must fault, so that the page is dirtied for writeback. */
+		if (writenotify && !(v & _PAGE_DIRTY))
+			v &= ~_PAGE_RW;
 		if (v != *ptep)
 			set_pte_at(mm, addr, ptep, v);
 	}

@@ -312,6 +312,46 @@ int page_referenced(struct page *page, int is_locked)
 	return ra.referenced;
 }
 
+/* ---- page_mkclean ---------------------------------------------------------- */
+
+/* Linux's page_mkclean_one: write-protect and clean the PTE of a shared
+ * VMA that maps page; counts it in *arg if it was dirty. */
+static int page_mkclean_one(struct page *page, struct vm_area_struct *vma, void *arg)
+{
+	int *dirty = arg;
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long address = vma_address(page, vma);
+	pte_t *ptep;
+
+	if (address == (unsigned long)-EFAULT || !(vma->vm_flags & VM_SHARED))
+		return 0;
+	ptep = page_check_address(page, mm, address);
+	if (!ptep || !(*ptep & (_PAGE_RW | _PAGE_DIRTY)))
+		return 0;
+	if (*ptep & _PAGE_DIRTY)
+		(*dirty)++;
+	set_pte_at(mm, address, ptep, *ptep & ~(_PAGE_RW | _PAGE_DIRTY));
+	return 0;
+}
+
+/*
+ * Called with the page locked, by writeback before it writes a file page
+ * (clear_page_dirty_for_io).  Every shared PTE of the page loses its
+ * write permission and its dirty bit; returns the number that were dirty.
+ * The next store through any of them faults (do_wp_page), which dirties
+ * the page again, so a store after writeback is never missed.
+ */
+int page_mkclean(struct page *page)
+{
+	int dirty = 0;
+
+	if (!PageLocked(page))
+		panic("page_mkclean: pfn %lu is not locked", page_to_pfn(page));
+	if (page_mapped(page) && page->mapping && !PageAnon(page))
+		rmap_walk(page, page_mkclean_one, &dirty);
+	return dirty;
+}
+
 /* ---- try_to_unmap --------------------------------------------------------- */
 
 /* Linux's try_to_unmap_one: 0 to go on (Linux: SWAP_AGAIN), SWAP_FAIL or

@@ -144,6 +144,10 @@ enum {
  */
 int try_to_unmap(struct page *page, int migration);
 
+/* Write-protect and clean every shared PTE of a locked file page; the
+ * number that were dirty (Linux's page_mkclean). */
+int page_mkclean(struct page *page);
+
 /*
  * Called by munlock with the page locked and PG_mlocked just cleared:
  * does some other VM_LOCKED VMA still map the page (another process's,

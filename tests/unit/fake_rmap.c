@@ -3,7 +3,8 @@
  * and mm/memory.c: no process maps their pages, so truncation's
  * unmap_mapping_range has nothing to do (it checks that no VMA is on the
  * mapping's i_mmap), and reclaim's page_referenced and try_to_unmap find
- * no PTE (they check that the page is not mapped), nor does try_to_munlock.
+ * no PTE (they check that the page is not mapped), nor do try_to_munlock
+ * and writeback's page_mkclean.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,4 +41,10 @@ int try_to_munlock(struct page *page)
 {
 	assert_false(page_mapped(page));
 	return SWAP_SUCCESS;
+}
+
+int page_mkclean(struct page *page)
+{
+	assert_false(page_mapped(page));
+	return 0;
 }

@@ -59,6 +59,7 @@ static const struct test tests[] = {
 	{ "demand_paging", 0 },
 	{ "file_mmap", 0 },
 	{ "truncate_mmap", 0 },
+	{ "mmap_writeback", 0 },
 	{ "enoexec", 0 },
 	{ "sh_script", 0 },
 	{ "tool_numbers", 0 },
