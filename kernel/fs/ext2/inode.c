@@ -755,10 +755,14 @@ int ext2_truncate(struct ext2_inode_info *inode, uint64_t size)
 					return n;
 			}
 		}
+		/* The new size first (Linux's truncate_setsize): freeing the
+		 * blocks sleeps, and a writepage of the page holding the new
+		 * end (the flusher, or reclaim) must meanwhile neither write
+		 * nor allocate blocks past it, into indirect blocks being
+		 * freed. */
+		ext2_set_isize(inode, size);
 		truncate_inode_pages(&inode->i_mapping, size);
-		err = free_blocks_from(inode, (size + bs - 1) >> sbi->s_blocksize_bits);
-		if (err)
-			return err;
+		return free_blocks_from(inode, (size + bs - 1) >> sbi->s_blocksize_bits);
 	}
 	ext2_set_isize(inode, size);
 	return 0;
