@@ -60,6 +60,13 @@ unsigned long zone_reclaimable_pages(struct zone *zone);
 /* The anon (percent[0]) and file (percent[1]) shares of a pass over zone. */
 void get_scan_ratio(struct zone *zone, int swappiness, unsigned long *percent);
 
+/* The pages the VM manages (set at boot): lru=single's measure of memory. */
+extern unsigned long vm_total_pages;
+
+/* lru=single: may the active list scan deactivate mapped pages of zone
+ * at priority (Linux 2.6.27's reclaim_mapped)?  1 or 0. */
+int calc_reclaim_mapped(struct zone *zone, int priority, int swappiness);
+
 /* ---- swap (mm/swap_state.c) ------------------------------------------ */
 
 /* Swap pages free and in all; both 0 while no swap area is on. */

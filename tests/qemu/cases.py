@@ -567,7 +567,10 @@ def reclaim_case(build, name, mem, cmdline_extra=""):
     blocks): a file of twice the RAM written, read twice and read through
     a mapping while reclaim frees its pages; without swap only file pages
     go.  Afterwards e2fsck -fn must find the disk clean and debugfs must
-    read back every word of the file as the program wrote it."""
+    read back every word of the file as the program wrote it.  With
+    lru=single in cmdline_extra the kernel and the program must both say
+    that the pre-split policy ran."""
+    policy = "single" if "lru=single" in cmdline_extra.split() else "split"
     workdir = os.path.join(build, "tests", name)
     image = ext2_disk(workdir, {}, 4096, 320)
 
@@ -590,23 +593,26 @@ def reclaim_case(build, name, mem, cmdline_extra=""):
     return QemuCase(
         name, cmdline_extra + " init=/sbin/init -- /usr/tests/runner reclaim_file",
         mem=mem, timeout=300, qemu_args=VDA_ARGS,
-        expect=[r"^# wrote \d+ MiB", r"^# reclaim_file: PASS \(",
+        expect=[r"mm: LRU policy %s: " % policy, r"^# LRU policy: %s; " % policy,
+                r"^# wrote \d+ MiB", r"^# reclaim_file: PASS \(",
                 r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"],
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",),
         check=check)
 
 
-def reclaim_stress_case(build):
+def reclaim_stress_case(build, name="reclaim_stress_64m_bios", cmdline_extra=""):
     """user/tests/reclaim_stress.c at -m 64M on a virtio disk, with freed
     slab objects quarantined so that a use after free reads poison: fork,
     copy-on-write, file faults and page-cache inserts, each checking its
-    data, while a file of 1.5 x RAM streams; e2fsck -fn clean after."""
-    name = "reclaim_stress_64m_bios"
+    data, while a file of 1.5 x RAM streams; e2fsck -fn clean after.
+    cmdline_extra "lru=single" runs it under the pre-split policy."""
+    policy = "single" if "lru=single" in cmdline_extra.split() else "split"
     image = ext2_disk(os.path.join(build, "tests", name), {}, 1024, 160)
     return QemuCase(
-        name, QUARANTINE + " init=/sbin/init -- /usr/tests/runner reclaim_stress",
+        name, cmdline_extra + " " + QUARANTINE + " init=/sbin/init -- /usr/tests/runner reclaim_stress",
         mem="64M", timeout=300, qemu_args=VDA_ARGS,
-        expect=[r"slab: freed objects wait in a quarantine of 1024 KiB",
+        expect=[r"mm: LRU policy %s: " % policy,
+                r"slab: freed objects wait in a quarantine of 1024 KiB",
                 r"^# streaming \d+ MiB", r"^# reclaim_stress: PASS \(",
                 r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"],
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",),
@@ -1020,7 +1026,9 @@ def cases(build):
         race_dirs_virtio_case(build),
         user_races_case(build),
         reclaim_case(build, "reclaim_file_64m_bios", "64M"),
+        reclaim_case(build, "reclaim_file_single_64m_bios", "64M", "lru=single"),
         reclaim_stress_case(build),
+        reclaim_stress_case(build, "reclaim_stress_single_64m_bios", "lru=single"),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
         bench_smoke_case(build),
