@@ -40,6 +40,20 @@
  *                                      UNEVICTABLE (mlocked), or unmap,
  *                                      write if dirty, and free.
  *
+ * The policy the split replaced (lru=single, include/mm/mmzone.h).  Linux
+ * 2.6.27 kept one active and one inactive list per zone for both kinds
+ * of page, and so does Pageturn when booted with lru=single; only the
+ * policy differs, everything else in this file is shared.  shrink_zone
+ * then is 2.6.27's (shrink_zone_single): each list is owed (size >>
+ * priority) + 1 pages per pass, no anon/file split.  Its active list scan
+ * deactivates unmapped pages, but keeps a mapped one unless
+ * calc_reclaim_mapped says mapped memory may go (reclaim in distress,
+ * much memory mapped, swappiness high, or the active list far larger
+ * than the inactive), and even then keeps it if it was referenced or is
+ * anonymous with no swap at all.  So a scan wades through mapped pages,
+ * anon ones above all, that it will not deactivate: the cost the split
+ * lists were made to avoid (docs/reclaim.md compares the two).
+ *
  * A page taken off its list by isolate_lru_pages (or isolate_lru_page) is
  * "isolated": no PG_lru, and the list's reference is now the isolator's
  * (mm/swap.c).  Isolated pages are on the isolator's private list and are
@@ -75,8 +89,8 @@
  *     tail, PG_reclaim is set only during the write, and pgrotated stays
  *     0 (it counts rotate_reclaimable_page's moves after asynchronous
  *     writeback).  There is no second, synchronous lumpy pass either.
- *   - without swap configured (total_swap_pages 0) the anon lists are
- *     neither scanned nor aged, at any priority (2.6.28 still deactivated
+ *   - under lru=split, without swap configured (total_swap_pages 0) the
+ *     anon lists are neither scanned nor aged, at any priority (2.6.28 still deactivated
  *     anon pages, and at priority 0 scanned them all only to activate them
  *     again; see Linux 2.6.31's "vmscan: don't shrink active anon list
  *     without swap" and its later fix to test total_swap_pages).

@@ -188,8 +188,9 @@ struct zone {
 	/* Pages scanned since a page of the zone was last freed. */
 	unsigned long pages_scanned;
 	unsigned long flags;		/* ZONE_ALL_UNRECLAIMABLE (mm/vmscan.c) */
-	/* The priority reclaim last scanned the zone at (DEF_PRIORITY when
-	 * not under pressure), as Linux 2.6.28 keeps it for /proc/zoneinfo. */
+	/* The priority the last reclaim of the zone got down to (DEF_PRIORITY
+	 * at boot and after easy passes), as Linux 2.6.27 and 2.6.28 keep it:
+	 * lru=single's calc_reclaim_mapped reads it, /proc/zoneinfo shows it. */
 	int prev_priority;
 	/* Target of active/inactive anon pages: inactive_anon_is_low. */
 	unsigned int inactive_ratio;
