@@ -911,8 +911,13 @@ def user_screen_fbcon_case(build):
 def cases(build):
     cmd_all = "test=all loglevel=abc no_such_option=1"
     return [
-        QemuCase("boot_bios", cmd_all, expect=all_suites_pass("bios") + [
-            r"video: EGA text 80x25 at 0xb8000", r"acpi: RSDP revision \d"]),
+        QemuCase("boot_bios", cmd_all + " lru=bogus", expect=all_suites_pass("bios") + [
+            r"video: EGA text 80x25 at 0xb8000", r"acpi: RSDP revision \d",
+            r"cmdline: lru=bogus is neither split nor single, split kept",
+            r"mm: LRU policy split: "]),
+        # The LRU bookkeeping on real pages under the pre-split policy.
+        QemuCase("lru_single_bios", "lru=single test=lru", mem="64M",
+                 expect=[r"mm: LRU policy single: ", r"^ok 1 lru$"]),
         QemuCase("boot_uefi", cmd_all, firmware="uefi", timeout=180,
                  expect=all_suites_pass("uefi") + [
                      r"video: RGB framebuffer \d+x\d+x32 at 0x", r"acpi: RSDP revision 2"]),
