@@ -98,8 +98,9 @@
  *     of starting over at DEF_PRIORITY forever (Linux 4.12's
  *     kswapd_failures, in its simplest form): the next allocation below
  *     pages_low wakes it again.
- *   - a zone's reclaimable pages count anon only with swap (Linux
- *     2.6.34's zone_reclaimable_pages; 2.6.28 counted every LRU page).
+ *   - under lru=split a zone's reclaimable pages count anon only with
+ *     swap (Linux 2.6.34's zone_reclaimable_pages; 2.6.28 counted every
+ *     LRU page, as lru=single does).
  *   - no memory controller, no laptop mode, no swap token, no pagevecs.
  */
 #include <fs/fs.h>
@@ -215,15 +216,19 @@ static int page_referenced_all(struct page *page, int is_locked)
 }
 
 /*
- * The pages reclaim could free in a zone: file pages always, anon pages
- * only when swap has room for them.
+ * The pages reclaim could free in a zone, the measure of how much
+ * scanning is too much (zone_reclaimable): file pages always, anon pages
+ * when swap has room for them.  Under lru=single anon pages count
+ * always, as in Linux 2.6.27's 6 x (active + inactive): that policy's
+ * scans go through them with or without swap, so they must count in
+ * what the scanned pages are measured against.
  */
 unsigned long zone_reclaimable_pages(struct zone *zone)
 {
 	unsigned long nr = zone_page_state(zone, NR_ACTIVE_FILE) +
 			   zone_page_state(zone, NR_INACTIVE_FILE);
 
-	if (nr_swap_pages > 0)
+	if (nr_swap_pages > 0 || lru_single())
 		nr += zone_page_state(zone, NR_ACTIVE_ANON) + zone_page_state(zone, NR_INACTIVE_ANON);
 	return nr;
 }

@@ -54,7 +54,8 @@ void setup_per_zone_inactive_ratio(void);
 /* Is a zone's inactive anon list below its target share of the anon pages? */
 bool inactive_anon_is_low(struct zone *zone);
 
-/* File pages, and anon pages if swap has room: what reclaim could free. */
+/* File pages, and anon pages if swap has room (always under lru=single):
+ * what reclaim could free. */
 unsigned long zone_reclaimable_pages(struct zone *zone);
 
 /* The anon (percent[0]) and file (percent[1]) shares of a pass over zone. */

@@ -677,6 +677,10 @@ static void test_try_to_free_pages_without_swap(void **state)
 	for (pgoff_t i = 0; i < NR_FILE; i++)
 		new_cache_page(&mapping, i, i % 2 == 0);
 	free0 = nr_free_pages();
+	/* What the scanned pages are measured against counts anon pages,
+	 * swap or not: this policy's scans go through them. */
+	assert_int_equal(zone_reclaimable_pages(ZONE(1)), zone_lru_pages(ZONE(1)));
+	assert_true(zone_lru_pages(ZONE(1)) >= NR_ANON + NR_FILE);
 
 	fake_memalloc(true);
 	ret = try_to_free_pages(ZONE(1), 0, GFP_KERNEL);
