@@ -90,10 +90,11 @@
  *     0 (it counts rotate_reclaimable_page's moves after asynchronous
  *     writeback).  There is no second, synchronous lumpy pass either.
  *   - under lru=split, without swap configured (total_swap_pages 0) the
- *     anon lists are neither scanned nor aged, at any priority (2.6.28 still deactivated
- *     anon pages, and at priority 0 scanned them all only to activate them
- *     again; see Linux 2.6.31's "vmscan: don't shrink active anon list
- *     without swap" and its later fix to test total_swap_pages).
+ *     anon lists are neither scanned nor aged, at any priority (2.6.28
+ *     still deactivated anon pages, and at priority 0 scanned them all
+ *     only to activate them again; see Linux 2.6.31's "vmscan: don't
+ *     shrink active anon list without swap" and its later fix to test
+ *     total_swap_pages).
  *   - kswapd goes back to sleep after a pass that freed nothing, instead
  *     of starting over at DEF_PRIORITY forever (Linux 4.12's
  *     kswapd_failures, in its simplest form): the next allocation below
@@ -279,8 +280,7 @@ static enum lru_list scan_lru(int file, int active)
 
 /*
  * May page be isolated in this mode from a list of type file (any type
- * for LRU_ANY_TYPE)?  Called
- * with zone->lru_lock held.  Returns 0, or -EINVAL for a page that does
+ * for LRU_ANY_TYPE)?  Called with zone->lru_lock held.  Returns 0, or -EINVAL for a page that does
  * not fit the mode (or is not on a list at all), -EBUSY for one whose
  * count says it is being freed (which cannot happen here: a listed page
  * holds the list's reference; kept for Linux's shape and as a check).
@@ -303,12 +303,12 @@ static int __isolate_lru_page(struct page *page, int mode, int file)
 
 /*
  * Move up to nr_to_scan pages from the tail of list l (src) to dst, taking
- * each off its list (the counter of its kind follows) with its reference.  Pages that
- * do not fit the mode go back to the head of src.  For order > 0 (lumpy
- * reclaim, Linux 2.6.23, and seed patch 8/10 for the split lists), every
- * other page of the naturally aligned block of 2^order pages around each
- * page taken is taken too, whatever list it is on, so that freeing them
- * all frees the block.  *scanned gets the pages looked at from src.
+ * each off its list (the counter of its kind follows) with its reference.
+ * Pages that do not fit the mode go back to the head of src.  For order
+ * > 0 (lumpy reclaim, Linux 2.6.23, and seed patch 8/10 for the split
+ * lists), every other page of the naturally aligned block of 2^order
+ * pages around each page taken is taken too, whatever list it is on, so
+ * that freeing them all frees the block.  *scanned gets the pages looked at from src.
  * Called with zone->lru_lock held.
  */
 static unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *zone,
@@ -662,10 +662,9 @@ keep:
 /*
  * Isolate up to max_scan pages from the tail of the inactive list of type
  * file (lru=single's one inactive list for LRU_ANY_TYPE), in batches of
- * swap_cluster_max, and try to free them.  Lumpy
- * reclaim takes whole blocks from any list for costly orders, or for any
- * order > 0 once the priority has fallen (Linux 2.6.28's rule).  Returns
- * the number freed.
+ * swap_cluster_max, and try to free them.  Lumpy reclaim takes whole
+ * blocks from any list for costly orders, or for any order > 0 once the
+ * priority has fallen (Linux 2.6.28's rule).  Returns the number freed.
  */
 static unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *zone,
 					  struct scan_control *sc, int priority, int file)
