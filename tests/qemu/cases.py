@@ -913,9 +913,6 @@ def cases(build):
             r"video: EGA text 80x25 at 0xb8000", r"acpi: RSDP revision \d",
             r"cmdline: lru=bogus is neither split nor single, split kept",
             r"mm: LRU policy split: "]),
-        # The LRU bookkeeping on real pages under the pre-split policy.
-        QemuCase("lru_single_bios", "lru=single test=lru", mem="64M",
-                 expect=[r"mm: LRU policy single: ", r"^ok 1 lru$"]),
         QemuCase("boot_uefi", cmd_all, firmware="uefi", timeout=180,
                  expect=all_suites_pass("uefi") + [
                      r"video: RGB framebuffer \d+x\d+x32 at 0x", r"acpi: RSDP revision 2"]),
@@ -1029,7 +1026,6 @@ def cases(build):
         race_dirs_virtio_case(build),
         user_races_case(build),
         reclaim_case(build, "reclaim_file_64m_bios", "64M"),
-        reclaim_case(build, "reclaim_file_single_64m_bios", "64M", "lru=single"),
         reclaim_stress_case(build),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
@@ -1039,4 +1035,10 @@ def cases(build):
         user_keyboard_case(),
         user_screen_vga_case(),
         user_screen_fbcon_case(build),
+        # The pre-split LRU policy: the bookkeeping on real pages, and
+        # reclaim_file.  Last, so that the cases above keep the partners
+        # they run beside (reclaim_stress is sensitive to the load).
+        QemuCase("lru_single_bios", "lru=single test=lru", mem="64M",
+                 expect=[r"mm: LRU policy single: ", r"^ok 1 lru$"]),
+        reclaim_case(build, "reclaim_file_single_64m_bios", "64M", "lru=single"),
     ]
