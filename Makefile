@@ -226,6 +226,11 @@ UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/swap_state.c mm/shrinker.c mm/v
 UNIT_SRCS_vmscan     := mm/swap.c mm/vmscan.c mm/swap_state.c mm/shrinker.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
 	mm/filemap.c kernel/lib/radix-tree.c mm/slab.c tests/unit/kernel_stubs.c tests/unit/fake_zones.c \
 	tests/unit/fake_wait.c tests/unit/fake_alloc_env.c tests/unit/fake_rmap.c $(UNIT_SYSCTL) $(UNIT_IOV_ITER)
+# lru=single's test includes mm/vmscan.c itself, to reach its static functions.
+UNIT_SRCS_vmscan_single := mm/swap.c mm/swap_state.c mm/shrinker.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
+	mm/filemap.c kernel/lib/radix-tree.c mm/slab.c tests/unit/kernel_stubs.c tests/unit/fake_zones.c \
+	tests/unit/fake_wait.c tests/unit/fake_alloc_env.c $(UNIT_SYSCTL) $(UNIT_IOV_ITER)
+$(B)/unit/test_vmscan_single: mm/vmscan.c
 # The bulk memory routines, assembled for the host with their global names
 # prefixed host_, beside the C library's; -no-pie for __ex_table's
 # absolute addresses.

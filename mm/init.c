@@ -20,6 +20,10 @@
  *                 allocator; what memblock reserved (including steps 2-3)
  *                 stays PG_reserved for good.
  *   6. watermarks from min_free_kbytes; then the slab allocator.
+ *   7. reclaim's knobs from the command line: swappiness=, and lru=, the
+ *                 LRU policy, which must be chosen before any page joins
+ *                 a list (none has yet: nothing has run that caches or
+ *                 maps a page).
  */
 #include <asm/cpu.h>
 #include <asm/desc.h>
@@ -34,6 +38,7 @@
 #include <mm/rmap.h>
 #include <mm/slab.h>
 #include <mm/swap.h>
+#include <mm/vmstat.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
@@ -265,6 +270,37 @@ static void init_swappiness(void)
 		vm_swappiness = (int)v;
 }
 
+BOOT_OPTION(lru, "LRU policy: split (anon and file lists, Linux 2.6.28; default) or single (one list, 2.6.27)");
+
+/*
+ * The LRU policy (include/mm/mmzone.h) from lru=split or lru=single;
+ * anything else is logged and split kept.  Also vm_total_pages, which
+ * lru=single's calc_reclaim_mapped reads: Linux 2.6.27 took it from
+ * nr_free_pagecache_pages() while pages_high was still 0, the pages the
+ * allocator manages, which is managed_pages here.
+ */
+static void init_lru_policy(void)
+{
+	const char *v = cmdline_get("lru");
+	struct zone *zone;
+	enum lru_list l;
+
+	for_each_zone(zone) {
+		vm_total_pages += zone->managed_pages;
+		for_each_lru(l)
+			if (zone_page_state(zone, (enum zone_stat_item)(NR_LRU_BASE + l)))
+				panic("init_lru_policy: zone %s has pages on LRU list %d already",
+				      zone->name, l);
+	}
+	if (v && strcmp(v, "single") == 0)
+		lru_policy = LRU_POLICY_SINGLE;
+	else if (v && strcmp(v, "split") != 0)
+		printk(KERN_WARNING "cmdline: lru=%s is neither split nor single, split kept\n", v);
+	printk(KERN_INFO "mm: LRU policy %s: %s\n", lru_single() ? "single" : "split",
+	       lru_single() ? "one active and one inactive list per zone, Linux 2.6.27's reclaim" :
+			      "anon and file lists apart, Linux 2.6.28's reclaim");
+}
+
 void mm_init(const struct boot_info *bi, phys_addr_t info_phys)
 {
 	setup_memblock(bi, info_phys);
@@ -276,6 +312,7 @@ void mm_init(const struct boot_info *bi, phys_addr_t info_phys)
 	anon_vma_init();
 	init_slab_quarantine();
 	init_swappiness();
+	init_lru_policy();
 	printk(KERN_INFO "mm: %lu MiB of RAM, %lu MiB free, %lu KiB reserved at boot, min_free_kbytes %d\n",
 	       (unsigned long)(memblock_phys_mem_size() >> 20), nr_free_pages() >> 8,
 	       (unsigned long)(memblock_reserved_size() >> 10), min_free_kbytes);

@@ -36,6 +36,11 @@
  *     type, recent_rotated[file] those added active or activated: the
  *     scanner's measure of how much of each type is in use.
  *
+ * Under lru=single (include/mm/mmzone.h) the same calls put both kinds of
+ * page on one inactive and one active list per zone, as Linux 2.6.27
+ * did; the counters and every rule above stay per kind, and only the
+ * list head a page sits on changes (physical_lru, mm_inline.h).
+ *
  * Where Pageturn differs from Linux 2.6.28: Linux gathers pages in per-CPU
  * pagevecs of 14 and adds each batch under one lru_lock, to take the lock
  * less often when many CPUs fault at once.  Pageturn has one CPU and takes
@@ -65,6 +70,9 @@
 #include <mm/swap.h>
 #include <mm/vmstat.h>
 #include <pageturn/panic.h>
+
+/* Set by the boot option lru= (mm/init.c) before any page is listed. */
+enum lru_policy lru_policy = LRU_POLICY_SPLIT;
 
 /* Called without zone->lru_lock; takes it. */
 void lru_cache_add_lru(struct page *page, enum lru_list lru)

@@ -47,6 +47,20 @@
  *                                      scan_mapping_unevictable_pages
  *                                      rescue pages from it (mm/mlock.c).
  *
+ * The policy the split replaced (lru=single, include/mm/mmzone.h).  Linux
+ * 2.6.27 kept one active and one inactive list per zone for both kinds
+ * of page, and so does Pageturn when booted with lru=single; only the
+ * policy differs, everything else in this file is shared.  shrink_zone
+ * then is 2.6.27's (shrink_zone_single): each list is owed (size >>
+ * priority) + 1 pages per pass, no anon/file split.  Its active list scan
+ * deactivates unmapped pages, but keeps a mapped one unless
+ * calc_reclaim_mapped says mapped memory may go (reclaim in distress,
+ * much memory mapped, swappiness high, or the active list far larger
+ * than the inactive), and even then keeps it if it was referenced or is
+ * anonymous with no swap at all.  So a scan wades through mapped pages,
+ * anon ones above all, that it will not deactivate: the cost the split
+ * lists were made to avoid (docs/reclaim.md compares the two).
+ *
  * A page taken off its list by isolate_lru_pages (or isolate_lru_page) is
  * "isolated": no PG_lru, and the list's reference is now the isolator's
  * (mm/swap.c).  Isolated pages are on the isolator's private list and are
@@ -82,17 +96,19 @@
  *     tail, PG_reclaim is set only during the write, and pgrotated stays
  *     0 (it counts rotate_reclaimable_page's moves after asynchronous
  *     writeback).  There is no second, synchronous lumpy pass either.
- *   - without swap configured (total_swap_pages 0) the anon lists are
- *     neither scanned nor aged, at any priority (2.6.28 still deactivated
- *     anon pages, and at priority 0 scanned them all only to activate them
- *     again; see Linux 2.6.31's "vmscan: don't shrink active anon list
- *     without swap" and its later fix to test total_swap_pages).
+ *   - under lru=split, without swap configured (total_swap_pages 0) the
+ *     anon lists are neither scanned nor aged, at any priority (2.6.28
+ *     still deactivated anon pages, and at priority 0 scanned them all
+ *     only to activate them again; see Linux 2.6.31's "vmscan: don't
+ *     shrink active anon list without swap" and its later fix to test
+ *     total_swap_pages).
  *   - kswapd goes back to sleep after a pass that freed nothing, instead
  *     of starting over at DEF_PRIORITY forever (Linux 4.12's
  *     kswapd_failures, in its simplest form): the next allocation below
  *     pages_low wakes it again.
- *   - a zone's reclaimable pages count anon only with swap (Linux
- *     2.6.34's zone_reclaimable_pages; 2.6.28 counted every LRU page).
+ *   - under lru=split a zone's reclaimable pages count anon only with
+ *     swap (Linux 2.6.34's zone_reclaimable_pages; 2.6.28 counted every
+ *     LRU page, as lru=single does).
  *   - no memory controller, no laptop mode, no swap token, no pagevecs.
  */
 #include <fs/fs.h>
@@ -114,6 +130,9 @@
 #include "internal.h"
 
 int vm_swappiness = 60;
+/* The pages the VM manages, set at boot (Linux 2.6.27's vm_total_pages):
+ * calc_reclaim_mapped's measure of how much of memory is mapped. */
+unsigned long vm_total_pages;
 unsigned long nr_kswapd_wakeups;
 
 /* Where kswapd sleeps: Linux's pgdat->kswapd_wait, for Pageturn's one node
@@ -209,15 +228,19 @@ static int page_referenced_all(struct page *page, int is_locked)
 }
 
 /*
- * The pages reclaim could free in a zone: file pages always, anon pages
- * only when swap has room for them.
+ * The pages reclaim could free in a zone, the measure of how much
+ * scanning is too much (zone_reclaimable): file pages always, anon pages
+ * when swap has room for them.  Under lru=single anon pages count
+ * always, as in Linux 2.6.27's 6 x (active + inactive): that policy's
+ * scans go through them with or without swap, so they must count in
+ * what the scanned pages are measured against.
  */
 unsigned long zone_reclaimable_pages(struct zone *zone)
 {
 	unsigned long nr = zone_page_state(zone, NR_ACTIVE_FILE) +
 			   zone_page_state(zone, NR_INACTIVE_FILE);
 
-	if (nr_swap_pages > 0)
+	if (nr_swap_pages > 0 || lru_single())
 		nr += zone_page_state(zone, NR_ACTIVE_ANON) + zone_page_state(zone, NR_INACTIVE_ANON);
 	return nr;
 }
@@ -258,8 +281,25 @@ bool inactive_anon_is_low(struct zone *zone)
 #define ISOLATE_BOTH     2	/* any evictable page (lumpy reclaim) */
 
 /*
- * May page be isolated in this mode from a list of type file?  Called
- * with zone->lru_lock held.  Returns 0, or -EINVAL for a page that does
+ * The "file" argument of the scanning functions: 0 anon, 1 file, or
+ * LRU_ANY_TYPE for lru=single's lists, which hold both kinds.
+ */
+#define LRU_ANY_TYPE (-1)
+
+/* The list a scan of type file works on: its inactive list, or with
+ * active its active list. */
+static enum lru_list scan_lru(int file, int active)
+{
+	int l = LRU_BASE + (active ? LRU_ACTIVE : 0);
+
+	if (file != LRU_ANY_TYPE && file)
+		l += LRU_FILE;
+	return (enum lru_list)l;
+}
+
+/*
+ * May page be isolated in this mode from a list of type file (any type
+ * for LRU_ANY_TYPE)?  Called with zone->lru_lock held.  Returns 0, or -EINVAL for a page that does
  * not fit the mode (or is not on a list at all), -EBUSY for one whose
  * count says it is being freed (which cannot happen here: a listed page
  * holds the list's reference; kept for Linux's shape and as a check).
@@ -270,7 +310,8 @@ static int __isolate_lru_page(struct page *page, int mode, int file)
 		return -EINVAL;
 	if (mode != ISOLATE_BOTH && (!PageActive(page) != !mode))
 		return -EINVAL;
-	if (mode != ISOLATE_BOTH && (!page_is_file_cache(page) != !file))
+	if (mode != ISOLATE_BOTH && file != LRU_ANY_TYPE &&
+	    (!page_is_file_cache(page) != !file))
 		return -EINVAL;
 	if (PageUnevictable(page))
 		return -EINVAL;
@@ -280,13 +321,13 @@ static int __isolate_lru_page(struct page *page, int mode, int file)
 }
 
 /*
- * Move up to nr_to_scan pages from the tail of src to dst, taking each off
- * its list (the list's counter follows) with its reference.  Pages that
- * do not fit the mode go back to the head of src.  For order > 0 (lumpy
- * reclaim, Linux 2.6.23, and seed patch 8/10 for the split lists), every
- * other page of the naturally aligned block of 2^order pages around each
- * page taken is taken too, whatever list it is on, so that freeing them
- * all frees the block.  *scanned gets the pages looked at from src.
+ * Move up to nr_to_scan pages from the tail of list l (src) to dst, taking
+ * each off its list (the counter of its kind follows) with its reference.
+ * Pages that do not fit the mode go back to the head of src.  For order
+ * > 0 (lumpy reclaim, Linux 2.6.23, and seed patch 8/10 for the split
+ * lists), every other page of the naturally aligned block of 2^order
+ * pages around each page taken is taken too, whatever list it is on, so
+ * that freeing them all frees the block.  *scanned gets the pages looked at from src.
  * Called with zone->lru_lock held.
  */
 static unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *zone,
@@ -694,10 +735,10 @@ keep:
 
 /*
  * Isolate up to max_scan pages from the tail of the inactive list of type
- * file, in batches of swap_cluster_max, and try to free them.  Lumpy
- * reclaim takes whole blocks from any list for costly orders, or for any
- * order > 0 once the priority has fallen (Linux 2.6.28's rule).  Returns
- * the number freed.
+ * file (lru=single's one inactive list for LRU_ANY_TYPE), in batches of
+ * swap_cluster_max, and try to free them.  Lumpy reclaim takes whole
+ * blocks from any list for costly orders, or for any order > 0 once the
+ * priority has fallen (Linux 2.6.28's rule).  Returns the number freed.
  */
 static unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *zone,
 					  struct scan_control *sc, int priority, int file)
@@ -717,8 +758,7 @@ static unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z
 		unsigned long nr_taken, nr_scan, nr_active, nr_freed;
 
 		spin_lock_irqsave(&zone->lru_lock, flags);
-		nr_taken = isolate_lru_pages(sc->swap_cluster_max, zone,
-					     (enum lru_list)(LRU_BASE + (file ? LRU_FILE : 0)),
+		nr_taken = isolate_lru_pages(sc->swap_cluster_max, zone, scan_lru(file, 0),
 					     &page_list, &nr_scan, sc->order, mode, file);
 		nr_active = clear_active_flags(&page_list, count);
 		zone->pages_scanned += nr_scan;
@@ -738,7 +778,13 @@ static unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z
 			__count_zone_vm_events(PGSCAN_DIRECT, zone, nr_scan);
 		}
 		__count_zone_vm_events(PGSTEAL, zone, nr_freed);
-		count_vm_events(file ? PGSCAN_FILE : PGSCAN_ANON, nr_scan);
+		if (file == LRU_ANY_TYPE) {
+			/* One list, both kinds: count each by what was taken. */
+			count_vm_events(PGSCAN_ANON, count[LRU_INACTIVE_ANON] + count[LRU_ACTIVE_ANON]);
+			count_vm_events(PGSCAN_FILE, count[LRU_INACTIVE_FILE] + count[LRU_ACTIVE_FILE]);
+		} else {
+			count_vm_events(file ? PGSCAN_FILE : PGSCAN_ANON, nr_scan);
+		}
 
 		putback_pages(zone, &page_list);
 		if (nr_taken == 0)
@@ -748,49 +794,121 @@ static unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z
 	return nr_reclaimed;
 }
 
+/* Scanned three times its LRU pages since a page was last freed (Linux
+ * 2.6.27's zone_is_near_oom). */
+static bool zone_is_near_oom(struct zone *zone)
+{
+	return zone->pages_scanned >= zone_lru_pages(zone) * 3;
+}
+
+/*
+ * Should lru=single's active list scan deactivate mapped pages?  Linux
+ * 2.6.27's calc_reclaim_mapped, the rule the split LRU replaced:
+ *
+ *   distress      = 100 >> min(prev_priority, priority)   0: no trouble,
+ *                                                          100: great trouble
+ *   mapped_ratio  = (NR_FILE_MAPPED + NR_ANON_PAGES) * 100 / vm_total_pages
+ *   swap_tendency = mapped_ratio / 2 + distress + swappiness
+ *   imbalance     = active / (inactive + 1) * (vm_swappiness + 1) / 100
+ *                   * mapped_ratio / 100       (each step rounded down)
+ *   reclaim_mapped  iff  swap_tendency + imbalance >= 100
+ *
+ * so mapped memory is left alone until reclaim is in trouble, much of
+ * memory is mapped, or the active list dwarfs the inactive one; a zone
+ * near OOM always says yes.  swappiness is the scan's (sc->swappiness),
+ * the imbalance term reads the global vm_swappiness, as 2.6.27 does.
+ */
+int calc_reclaim_mapped(struct zone *zone, int priority, int swappiness)
+{
+	long mapped_ratio, distress, swap_tendency, imbalance;
+
+	if (zone_is_near_oom(zone))
+		return 1;
+	distress = 100 >> MIN(zone->prev_priority, priority);
+	mapped_ratio = (long)((global_page_state(NR_FILE_MAPPED) +
+			       global_page_state(NR_ANON_PAGES)) * 100 / vm_total_pages);
+	swap_tendency = mapped_ratio / 2 + distress + swappiness;
+
+	imbalance = (long)((zone_page_state(zone, NR_ACTIVE_ANON) +
+			    zone_page_state(zone, NR_ACTIVE_FILE)) /
+			   (zone_page_state(zone, NR_INACTIVE_ANON) +
+			    zone_page_state(zone, NR_INACTIVE_FILE) + 1));
+	imbalance *= vm_swappiness + 1;
+	imbalance /= 100;
+	imbalance *= mapped_ratio;
+	imbalance /= 100;
+	swap_tendency += imbalance;
+	return swap_tendency >= 100;
+}
+
 /*
  * Move up to nr_pages pages from the tail of the active list of type file
- * to its inactive list.  Every page goes (Linux 2.6.28): a mapped page
- * found referenced counts as rotated, which is what get_scan_ratio
- * weighs, but is deactivated like the rest and must prove itself again
- * on the inactive list.  Mlocked pages are culled to the unevictable list.
+ * (lru=single's one active list for LRU_ANY_TYPE) to the inactive list of
+ * their kind, or keep them active, as the policy says:
+ *
+ *   lru=split (Linux 2.6.28): every page goes.  A mapped page found
+ *     referenced counts as rotated, which is what get_scan_ratio weighs,
+ *     but is deactivated like the rest and must prove itself again on
+ *     the inactive list.
+ *   lru=single (Linux 2.6.27): an unmapped page goes; a mapped page stays
+ *     unless reclaim_mapped (calc_reclaim_mapped), and even then if it is
+ *     anonymous with no swap at all or was referenced.  The pages kept
+ *     count as rotated.
+ *
+ * Mlocked pages are culled to the unevictable list under both.
  */
 static void shrink_active_list(unsigned long nr_pages, struct zone *zone,
 			       struct scan_control *sc, int priority, int file)
 {
 	LIST_HEAD(l_hold);
+	LIST_HEAD(l_active);
 	LIST_HEAD(l_inactive);
-	enum lru_list lru = (enum lru_list)(LRU_BASE + (file ? LRU_FILE : 0));
-	unsigned long pgscanned, pgmoved, rotated = 0;
+	unsigned long pgscanned, pgmoved, scanned[2] = { 0, 0 }, rotated[2] = { 0, 0 };
+	int reclaim_mapped = 0;
 	uint64_t flags;
 
-	(void)priority;
+	if (file == LRU_ANY_TYPE && sc->may_swap)
+		reclaim_mapped = calc_reclaim_mapped(zone, priority, sc->swappiness);
+
 	spin_lock_irqsave(&zone->lru_lock, flags);
-	pgmoved = isolate_lru_pages(nr_pages, zone, (enum lru_list)(lru + LRU_ACTIVE), &l_hold,
-				    &pgscanned, sc->order, ISOLATE_ACTIVE, file);
+	isolate_lru_pages(nr_pages, zone, scan_lru(file, 1), &l_hold, &pgscanned, sc->order,
+			  ISOLATE_ACTIVE, file);
 	zone->pages_scanned += pgscanned;
-	zone->recent_scanned[!!file] += pgmoved;
 	spin_unlock_irqrestore(&zone->lru_lock, flags);
 	__count_zone_vm_events(PGREFILL, zone, pgscanned);
 
 	while (!list_empty(&l_hold)) {
 		struct page *page = lru_to_page(&l_hold);
+		int type = !!page_is_file_cache(page);
 
 		cond_resched();
 		list_del(&page->lru);
+		scanned[type]++;
 		if (!page_evictable(page, NULL)) {
 			putback_lru_page(page);
 			continue;
 		}
-		/* page_referenced_all clears PG_referenced only for pages in use. */
-		if (page_mapping_inuse(page) && page_referenced_all(page, 0))
-			rotated++;
+		if (file == LRU_ANY_TYPE) {
+			if (page_mapped(page) &&
+			    (!reclaim_mapped || (total_swap_pages == 0 && PageAnon(page)) ||
+			     page_referenced_all(page, 0))) {
+				rotated[type]++;
+				list_add(&page->lru, &l_active);
+				continue;
+			}
+		} else if (page_mapping_inuse(page) && page_referenced_all(page, 0)) {
+			/* page_referenced_all clears PG_referenced only for pages in use. */
+			rotated[type]++;
+		}
 		list_add(&page->lru, &l_inactive);
 	}
 
 	pgmoved = 0;
 	spin_lock_irqsave(&zone->lru_lock, flags);
-	zone->recent_rotated[!!file] += rotated;
+	zone->recent_scanned[0] += scanned[0];
+	zone->recent_scanned[1] += scanned[1];
+	zone->recent_rotated[0] += rotated[0];
+	zone->recent_rotated[1] += rotated[1];
 	while (!list_empty(&l_inactive)) {
 		struct page *page = lru_to_page(&l_inactive);
 
@@ -801,8 +919,19 @@ static void shrink_active_list(unsigned long nr_pages, struct zone *zone,
 		}
 		ClearPageActive(page);
 		SetPageLRU(page);
-		add_page_to_lru_list(zone, page, lru);
+		add_page_to_lru_list(zone, page, page_lru(page));
 		pgmoved++;
+	}
+	while (!list_empty(&l_active)) {
+		struct page *page = lru_to_page(&l_active);
+
+		list_del(&page->lru);
+		if (page_count(page) == 1) {
+			list_add(&page->lru, &l_hold);
+			continue;
+		}
+		SetPageLRU(page);
+		add_page_to_lru_list(zone, page, page_lru(page));
 	}
 	spin_unlock_irqrestore(&zone->lru_lock, flags);
 	count_vm_events(PGDEACTIVATE, pgmoved);
@@ -880,17 +1009,68 @@ void get_scan_ratio(struct zone *zone, int swappiness, unsigned long *percent)
 }
 
 /*
+ * One pass over a zone at priority under lru=single (Linux 2.6.27's
+ * shrink_zone): each of the two lists is owed (size >> priority) + 1
+ * pages, the 1 "just to make sure that the kernel will slowly sift
+ * through the active list" however small the shift makes it; what is
+ * below a batch waits in nr_scan.  Then batches of swap_cluster_max,
+ * from the active and the inactive list in turn, each over both kinds
+ * of page.  Returns pages freed.
+ */
+static unsigned long shrink_zone_single(int priority, struct zone *zone, struct scan_control *sc)
+{
+	unsigned long swap_cluster_max = sc->swap_cluster_max;
+	unsigned long nr_active, nr_inactive, nr_to_scan, nr_reclaimed = 0;
+	unsigned long *nr_scan_active = &zone->lru[LRU_BASE + LRU_ACTIVE].nr_scan;
+	unsigned long *nr_scan_inactive = &zone->lru[LRU_BASE].nr_scan;
+
+	*nr_scan_active += ((zone_page_state(zone, NR_ACTIVE_ANON) +
+			     zone_page_state(zone, NR_ACTIVE_FILE)) >> priority) + 1;
+	nr_active = *nr_scan_active;
+	*nr_scan_inactive += ((zone_page_state(zone, NR_INACTIVE_ANON) +
+			       zone_page_state(zone, NR_INACTIVE_FILE)) >> priority) + 1;
+	nr_inactive = *nr_scan_inactive;
+	if (nr_inactive >= swap_cluster_max)
+		*nr_scan_inactive = 0;
+	else
+		nr_inactive = 0;
+	if (nr_active >= swap_cluster_max)
+		*nr_scan_active = 0;
+	else
+		nr_active = 0;
+
+	while (nr_active || nr_inactive) {
+		if (nr_active) {
+			nr_to_scan = MIN(nr_active, swap_cluster_max);
+			nr_active -= nr_to_scan;
+			shrink_active_list(nr_to_scan, zone, sc, priority, LRU_ANY_TYPE);
+		}
+		if (nr_inactive) {
+			nr_to_scan = MIN(nr_inactive, swap_cluster_max);
+			nr_inactive -= nr_to_scan;
+			nr_reclaimed += shrink_inactive_list(nr_to_scan, zone, sc, priority,
+							     LRU_ANY_TYPE);
+		}
+	}
+	return nr_reclaimed;
+}
+
+/*
  * One pass over a zone at priority (Linux 2.6.28's shrink_zone): work out
  * each list's share, carry what is too small for a batch in nr_scan, and
  * scan in batches of swap_cluster_max, round robin, until the inactive
  * anon and both file lists have had theirs.  Then age the active anon
- * list if the inactive one is below its target.  Returns pages freed.
+ * list if the inactive one is below its target.  Under lru=single the
+ * pass is 2.6.27's instead (shrink_zone_single).  Returns pages freed.
  */
 static unsigned long shrink_zone(int priority, struct zone *zone, struct scan_control *sc)
 {
 	unsigned long nr[NR_LRU_LISTS], percent[2], nr_reclaimed = 0;
 	unsigned long swap_cluster_max = sc->swap_cluster_max;
 	enum lru_list l;
+
+	if (lru_single())
+		return shrink_zone_single(priority, zone, sc);
 
 	get_scan_ratio(zone, sc->swappiness, percent);
 	for_each_evictable_lru(l) {
@@ -999,8 +1179,13 @@ static unsigned long do_try_to_free_pages(struct zone *preferred_zone, struct sc
 		if (sc->nr_scanned && priority < DEF_PRIORITY - 2)
 			congestion_wait(HZ / 10);
 	}
+	/* The next reclaimer of these zones starts out knowing how deep this
+	 * one had to go: lru=single's distress reads it (Linux 2.6.28 and
+	 * 2.6.27 alike). */
+	if (priority < 0)
+		priority = 0;
 	for_each_zone_below(zone, preferred_zone)
-		zone->prev_priority = DEF_PRIORITY;
+		zone->prev_priority = priority;
 
 	if (sc->nr_reclaimed)
 		return sc->nr_reclaimed;
@@ -1077,8 +1262,9 @@ loop_again:
 			if (zone_is_all_unreclaimable(zone) && priority != DEF_PRIORITY)
 				continue;
 			/* Background ageing of the anon lists, so their pages get
-			 * a chance to be referenced before reclaim comes. */
-			if (total_swap_pages > 0 && inactive_anon_is_low(zone))
+			 * a chance to be referenced before reclaim comes (the
+			 * split lists only: 2.6.27 had no anon target). */
+			if (!lru_single() && total_swap_pages > 0 && inactive_anon_is_low(zone))
 				shrink_active_list(SWAP_CLUSTER_MAX, zone, &sc, priority, 0);
 			if (!zone_watermark_ok(zone, order, zone->pages_high, 0, 0)) {
 				end_zone = i;

@@ -141,7 +141,11 @@ void dec_zone_page_state(struct page *page, enum zone_stat_item item)
 	mod_zone_page_state(page_zone(page), item, -1);
 }
 
-/* /proc/vmstat: every zone counter, then every event, "name value". */
+/*
+ * /proc/vmstat: every zone counter, then every event, "name value"; last
+ * "lru_single 1" under lru=single, 0 under lru=split (Pageturn's own line:
+ * Linux has one LRU policy and no such field).
+ */
 void vmstat_show(struct seq_file *m)
 {
 	unsigned long events[NR_VM_EVENT_ITEMS];
@@ -152,6 +156,7 @@ void vmstat_show(struct seq_file *m)
 	all_vm_events(events);
 	for (i = 0; i < NR_VM_EVENT_ITEMS; i++)
 		seq_printf(m, "%s %lu\n", vmstat_text[NR_VM_ZONE_STAT_ITEMS + i], events[i]);
+	seq_printf(m, "lru_single %d\n", lru_single());
 }
 
 /*
@@ -161,8 +166,11 @@ void vmstat_show(struct seq_file *m)
  * zone counter, lowmem_reserve as "protection", then reclaim's state:
  * all_unreclaimable, prev_priority, inactive_ratio, and the anon/file
  * balance inputs get_scan_ratio reads (recent_rotated/recent_scanned, as
- * the split-LRU kernels printed them).  Pageturn has no per-CPU page
- * lists, so there is no "pagesets" block.
+ * the split-LRU kernels printed them).  Under lru=single the scanned line
+ * is Linux 2.6.27's, "(a: i:)" for the one active and inactive list, and
+ * every zone says "lru_policy: single" ("split" otherwise; Pageturn's own
+ * line, as Linux has no such field).  Pageturn has no per-CPU page lists,
+ * so there is no "pagesets" block.
  */
 void zoneinfo_show(struct seq_file *m)
 {
@@ -175,10 +183,16 @@ void zoneinfo_show(struct seq_file *m)
 		seq_printf(m, "        min      %lu\n", zone->pages_min);
 		seq_printf(m, "        low      %lu\n", zone->pages_low);
 		seq_printf(m, "        high     %lu\n", zone->pages_high);
-		seq_printf(m, "        scanned  %lu (aa: %lu ia: %lu af: %lu if: %lu)\n",
-			   zone->pages_scanned, zone->lru[LRU_ACTIVE_ANON].nr_scan,
-			   zone->lru[LRU_INACTIVE_ANON].nr_scan, zone->lru[LRU_ACTIVE_FILE].nr_scan,
-			   zone->lru[LRU_INACTIVE_FILE].nr_scan);
+		if (lru_single())
+			seq_printf(m, "        scanned  %lu (a: %lu i: %lu)\n", zone->pages_scanned,
+				   zone->lru[LRU_BASE + LRU_ACTIVE].nr_scan,
+				   zone->lru[LRU_BASE].nr_scan);
+		else
+			seq_printf(m, "        scanned  %lu (aa: %lu ia: %lu af: %lu if: %lu)\n",
+				   zone->pages_scanned, zone->lru[LRU_ACTIVE_ANON].nr_scan,
+				   zone->lru[LRU_INACTIVE_ANON].nr_scan,
+				   zone->lru[LRU_ACTIVE_FILE].nr_scan,
+				   zone->lru[LRU_INACTIVE_FILE].nr_scan);
 		seq_printf(m, "        spanned  %lu\n", zone->spanned_pages);
 		seq_printf(m, "        present  %lu\n", zone->present_pages);
 		seq_printf(m, "        managed  %lu\n", zone->managed_pages);
@@ -188,6 +202,7 @@ void zoneinfo_show(struct seq_file *m)
 		for (i = 0; i < MAX_NR_ZONES; i++)
 			seq_printf(m, "%s%lu", i ? ", " : "", zone->lowmem_reserve[i]);
 		seq_puts(m, ")\n");
+		seq_printf(m, "  lru_policy:        %s\n", lru_single() ? "single" : "split");
 		seq_printf(m, "  all_unreclaimable: %u\n", zone_is_all_unreclaimable(zone));
 		seq_printf(m, "  prev_priority:     %d\n", zone->prev_priority);
 		seq_printf(m, "  start_pfn:         %lu\n", zone->zone_start_pfn);

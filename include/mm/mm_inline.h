@@ -19,7 +19,12 @@
  *
  * add_page_to_lru_list and del_page_from_lru_list change the list and its
  * counter together; they are the only places that touch either, so the
- * counter NR_LRU_BASE + l of a zone is always the length of its list l.
+ * counter NR_LRU_BASE + l of a zone is always the number of pages counted
+ * on list l: the length of list l under lru=split, and under lru=single
+ * the share of its kind on the one inactive or active list that holds
+ * both kinds (physical_lru; include/mm/mmzone.h).  The counters never
+ * depend on the policy, so /proc/meminfo's Active(anon) and
+ * Active(file) mean the same under both.
  * Both are called with zone->lru_lock held (and so interrupts off), and
  * neither touches PG_lru, PG_active or the page's reference count: those
  * are the callers' business (mm/swap.c, mm/vmscan.c).
@@ -49,10 +54,23 @@ static inline enum lru_list page_lru(const struct page *page)
 			       (PageActive(page) ? LRU_ACTIVE : 0));
 }
 
-/* Put page at the head of list l.  Called with zone->lru_lock held. */
+/*
+ * The list head that holds the pages counted on list l: l itself under
+ * lru=split; under lru=single the one inactive or active list
+ * (LRU_BASE, LRU_BASE + LRU_ACTIVE) for both kinds of page.
+ */
+static inline enum lru_list physical_lru(enum lru_list l)
+{
+	if (lru_single() && !is_unevictable_lru(l))
+		return (enum lru_list)(l & ~LRU_FILE);
+	return l;
+}
+
+/* Put page at the head of list l (counted on l, sitting on
+ * physical_lru(l)).  Called with zone->lru_lock held. */
 static inline void add_page_to_lru_list(struct zone *zone, struct page *page, enum lru_list l)
 {
-	list_add(&page->lru, &zone->lru[l].list);
+	list_add(&page->lru, &zone->lru[physical_lru(l)].list);
 	__mod_zone_page_state(zone, (enum zone_stat_item)(NR_LRU_BASE + l), 1);
 }
 

@@ -101,6 +101,32 @@ _Static_assert(NR_INACTIVE_ANON - NR_LRU_BASE == LRU_INACTIVE_ANON &&
 	       NR_UNEVICTABLE - NR_LRU_BASE == LRU_UNEVICTABLE,
 	       "the LRU counters must follow enum lru_list");
 
+/*
+ * Which reclaim policy runs (the boot option lru=, chosen before any page
+ * joins a list and fixed afterwards; Linux has no such switch):
+ *
+ *   LRU_POLICY_SPLIT   the lists above, as Linux 2.6.28 keeps them;
+ *   LRU_POLICY_SINGLE  the policy the split replaced, Linux 2.6.27's: one
+ *                      inactive list, zone->lru[LRU_BASE], and one active
+ *                      list, zone->lru[LRU_BASE + LRU_ACTIVE], each
+ *                      holding both kinds of page; the file lists stay
+ *                      empty.  The counters stay per kind all the same:
+ *                      NR_LRU_BASE + l counts the pages page_lru() puts
+ *                      on list l, whichever list head they sit on
+ *                      (physical_lru, include/mm/mm_inline.h).
+ */
+enum lru_policy {
+	LRU_POLICY_SPLIT,
+	LRU_POLICY_SINGLE,
+};
+
+extern enum lru_policy lru_policy;
+
+static inline bool lru_single(void)
+{
+	return lru_policy == LRU_POLICY_SINGLE;
+}
+
 #define for_each_lru(l) for (l = 0; l < NR_LRU_LISTS; l++)
 /* The four lists reclaim scans: every list but LRU_UNEVICTABLE. */
 #define for_each_evictable_lru(l) for (l = 0; l <= LRU_ACTIVE_FILE; l++)
@@ -139,11 +165,16 @@ struct zone {
 
 	/*
 	 * The LRU lists, under lru_lock (taken with interrupts off, never
-	 * inside zone->lock or the other way round).  A page on list l has
-	 * PG_lru, PG_active iff is_active_lru(l), PG_unevictable iff l is
-	 * LRU_UNEVICTABLE, and vm_stat[NR_LRU_BASE + l] is the list's length.
+	 * inside zone->lru_lock or the other way round).  A page counted on
+	 * list l has PG_lru, PG_active iff is_active_lru(l), PG_unevictable
+	 * iff l is LRU_UNEVICTABLE, and sits on lru[physical_lru(l)]: under
+	 * lru=split that is lru[l] and vm_stat[NR_LRU_BASE + l] is its
+	 * length; under lru=single the one inactive (active) list's length
+	 * is the sum of the anon and file inactive (active) counters.
 	 * nr_scan is what shrink_zone owes the list: scan targets too small
-	 * for a batch of SWAP_CLUSTER_MAX, carried to the next call.
+	 * for a batch of SWAP_CLUSTER_MAX, carried to the next call (under
+	 * lru=single, 2.6.27's nr_scan_inactive and nr_scan_active are
+	 * lru[LRU_BASE].nr_scan and lru[LRU_BASE + LRU_ACTIVE].nr_scan).
 	 */
 	spinlock_t lru_lock;
 	struct {
@@ -161,8 +192,9 @@ struct zone {
 	/* Pages scanned since a page of the zone was last freed. */
 	unsigned long pages_scanned;
 	unsigned long flags;		/* ZONE_ALL_UNRECLAIMABLE (mm/vmscan.c) */
-	/* The priority reclaim last scanned the zone at (DEF_PRIORITY when
-	 * not under pressure), as Linux 2.6.28 keeps it for /proc/zoneinfo. */
+	/* The priority the last reclaim of the zone got down to (DEF_PRIORITY
+	 * at boot and after easy passes), as Linux 2.6.27 and 2.6.28 keep it:
+	 * lru=single's calc_reclaim_mapped reads it, /proc/zoneinfo shows it. */
 	int prev_priority;
 	/* Target of active/inactive anon pages: inactive_anon_is_low. */
 	unsigned int inactive_ratio;

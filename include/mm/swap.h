@@ -57,11 +57,19 @@ void setup_per_zone_inactive_ratio(void);
 /* Is a zone's inactive anon list below its target share of the anon pages? */
 bool inactive_anon_is_low(struct zone *zone);
 
-/* File pages, and anon pages if swap has room: what reclaim could free. */
+/* File pages, and anon pages if swap has room (always under lru=single):
+ * what reclaim could free. */
 unsigned long zone_reclaimable_pages(struct zone *zone);
 
 /* The anon (percent[0]) and file (percent[1]) shares of a pass over zone. */
 void get_scan_ratio(struct zone *zone, int swappiness, unsigned long *percent);
+
+/* The pages the VM manages (set at boot): lru=single's measure of memory. */
+extern unsigned long vm_total_pages;
+
+/* lru=single: may the active list scan deactivate mapped pages of zone
+ * at priority (Linux 2.6.27's reclaim_mapped)?  1 or 0. */
+int calc_reclaim_mapped(struct zone *zone, int priority, int swappiness);
 
 /* ---- swap (mm/swap_state.c) ------------------------------------------ */
 

@@ -38,9 +38,11 @@ static unsigned long events(enum vm_event_item item)
 }
 
 /*
- * Walk every list of every zone under its lru_lock: each page has PG_lru,
- * the list page_lru() names and no other, and each list is as long as its
- * counter.  Returns the number of problems (each printed).
+ * Walk every list of every zone under its lru_lock: each page has PG_lru
+ * and sits on the list its page_lru() is kept on (physical_lru: under
+ * lru=single both kinds share the inactive and the active list), and
+ * each list is as long as the counters of the page_lru()s kept on it.
+ * Returns the number of problems (each printed).
  */
 static unsigned long check_lists(void)
 {
@@ -53,15 +55,19 @@ static unsigned long check_lists(void)
 
 		spin_lock_irqsave(&zone->lru_lock, flags);
 		for_each_lru(l) {
-			unsigned long n = 0, want = zone_page_state(zone,
-						(enum zone_stat_item)(NR_LRU_BASE + l));
+			unsigned long n = 0, want = 0;
 			struct page *page;
+			enum lru_list c;
 
+			for_each_lru(c)
+				if (physical_lru(c) == l)
+					want += zone_page_state(zone,
+						(enum zone_stat_item)(NR_LRU_BASE + c));
 			list_for_each_entry(page, &zone->lru[l].list, lru) {
 				if (n++ > want + 1)
 					break;
-				if (!PageLRU(page) || page_lru(page) != l || page_zone(page) != zone ||
-				    page_count(page) <= 0) {
+				if (!PageLRU(page) || physical_lru(page_lru(page)) != l ||
+				    page_zone(page) != zone || page_count(page) <= 0) {
 					if (problems++ < 8)
 						printk(KERN_INFO "        # pfn %lu on %s list %d: flags %#lx "
 						       "count %d\n", page_to_pfn(page), zone->name, l,

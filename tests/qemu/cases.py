@@ -650,7 +650,10 @@ def reclaim_case(build, name, mem, cmdline_extra=""):
     blocks): a file of twice the RAM written, read twice and read through
     a mapping while reclaim frees its pages; without swap only file pages
     go.  Afterwards e2fsck -fn must find the disk clean and debugfs must
-    read back every word of the file as the program wrote it."""
+    read back every word of the file as the program wrote it.  With
+    lru=single in cmdline_extra the kernel and the program must both say
+    that the pre-split policy ran."""
+    policy = "single" if "lru=single" in cmdline_extra.split() else "split"
     workdir = os.path.join(build, "tests", name)
     image = ext2_disk(workdir, {}, 4096, 320)
 
@@ -674,7 +677,8 @@ def reclaim_case(build, name, mem, cmdline_extra=""):
         name, cmdline_extra + " " + LISTS_CHECK + " init=/sbin/init -- /usr/tests/runner "
         "reclaim_file",
         mem=mem, timeout=300, qemu_args=VDA_ARGS,
-        expect=[r"^# wrote \d+ MiB", r"^# reclaim_file: PASS \(",
+        expect=[r"mm: LRU policy %s: " % policy, r"^# LRU policy: %s; " % policy,
+                r"^# wrote \d+ MiB", r"^# reclaim_file: PASS \(",
                 r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"] + LISTS_CHECKED,
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",),
         check=check)
@@ -697,16 +701,15 @@ def vmscan_virtio_case(build):
         check=lambda session: ext2_fsck_problems(image))
 
 
-def reclaim_stress_case(build):
+def reclaim_stress_case(build, name, cmdline_extra=""):
     """user/tests/reclaim_stress.c at -m 64M on a virtio disk, with freed
     slab objects quarantined so that a use after free reads poison: fork,
     copy-on-write, file faults and page-cache inserts, each checking its
     data, while a file of 1.5 x RAM streams; e2fsck -fn clean after."""
-    name = "reclaim_stress_64m_bios"
     image = ext2_disk(os.path.join(build, "tests", name), {}, 1024, 160)
     return QemuCase(
-        name, QUARANTINE + " " + LISTS_CHECK + " init=/sbin/init -- /usr/tests/runner "
-        "reclaim_stress",
+        name, " ".join(filter(None, [cmdline_extra, QUARANTINE, LISTS_CHECK])) +
+        " init=/sbin/init -- /usr/tests/runner reclaim_stress",
         mem="64M", timeout=300, qemu_args=VDA_ARGS,
         expect=[r"slab: freed objects wait in a quarantine of 1024 KiB",
                 r"^# streaming \d+ MiB", r"^# reclaim_stress: PASS \(",
@@ -1042,8 +1045,10 @@ def user_screen_fbcon_case(build):
 def cases(build):
     cmd_all = "test=all loglevel=abc no_such_option=1"
     return [
-        QemuCase("boot_bios", cmd_all, expect=all_suites_pass("bios") + [
-            r"video: EGA text 80x25 at 0xb8000", r"acpi: RSDP revision \d"]),
+        QemuCase("boot_bios", cmd_all + " lru=bogus", expect=all_suites_pass("bios") + [
+            r"video: EGA text 80x25 at 0xb8000", r"acpi: RSDP revision \d",
+            r"cmdline: lru=bogus is neither split nor single, split kept",
+            r"mm: LRU policy split: "]),
         QemuCase("boot_uefi", cmd_all, firmware="uefi", timeout=180,
                  expect=all_suites_pass("uefi") + [
                      r"video: RGB framebuffer \d+x\d+x32 at 0x", r"acpi: RSDP revision 2"]),
@@ -1158,7 +1163,7 @@ def cases(build):
         race_dirs_virtio_case(build),
         user_races_case(build),
         reclaim_case(build, "reclaim_file_64m_bios", "64M"),
-        reclaim_stress_case(build),
+        reclaim_stress_case(build, "reclaim_stress_64m_bios"),
         vmscan_virtio_case(build),
         mlock_case(build, "mlock_lru_64m_bios", "64M"),
         blkdev_rw_case(build),
@@ -1170,4 +1175,11 @@ def cases(build):
         oom_shell_case(),
         user_screen_vga_case(),
         user_screen_fbcon_case(build),
+        # The pre-split LRU policy: the bookkeeping on real pages, and
+        # reclaim_file.  Last, so that the cases above keep the partners
+        # they run beside (reclaim_stress is sensitive to the load).
+        QemuCase("lru_single_bios", "lru=single test=lru", mem="64M",
+                 expect=[r"mm: LRU policy single: ", r"^ok 1 lru$"]),
+        reclaim_case(build, "reclaim_file_single_64m_bios", "64M", "lru=single"),
+        reclaim_stress_case(build, "reclaim_stress_single_64m_bios", "lru=single"),
     ]

@@ -47,6 +47,9 @@
 
 /* ---- reclaim stubs ----------------------------------------------------- */
 
+/* mm/swap.c's, not linked here: /proc/zoneinfo reads it (lru=split). */
+enum lru_policy lru_policy = LRU_POLICY_SPLIT;
+
 static unsigned long kswapd_calls[MAX_NR_ZONES];
 static unsigned long reclaim_calls;
 static struct zone *reclaim_preferred;

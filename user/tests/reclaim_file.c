@@ -8,10 +8,18 @@
  * byte offset o is o / 4 ^ SALT), twice by read() and once through the
  * mapping; the QEMU case then reads the file from the disk image with
  * debugfs.  Without swap only file pages may be reclaimed: pgsteal_file
- * grows, pgscan_anon and pgsteal_anon do not, and this process's own
- * anonymous memory (a 2 MiB buffer it keeps touching) stays resident and
- * intact.  kswapd0 did part of the work (pageoutrun, kswapd_steal) and
- * sleeps again afterwards (state S in /proc/PID/stat, with CPU time).
+ * grows, pgsteal_anon does not, and this process's own anonymous memory
+ * (a 2 MiB buffer it keeps touching) stays resident and intact.  Under
+ * the split lists (lru=split, the default) no anon page is even scanned:
+ * pgscan_anon stays.  Under lru=single (/proc/vmstat's lru_single 1) both
+ * kinds share one active list, and its scan (2.6.27's shrink_active_list)
+ * must wade through the anon pages it may not deactivate without swap:
+ * /proc/zoneinfo's recent_scanned_anon, the anon pages reclaim took off a
+ * list, grows by at least the buffer's pages; the log shows it, and
+ * pgrefill beside pgdeactivate (the difference: pages kept active), for
+ * both policies.  No anon page is freed under either.  kswapd0 did part
+ * of the work (pageoutrun, kswapd_steal) and sleeps again afterwards
+ * (state S in /proc/PID/stat, with CPU time).
  *
  * On Pageturn the file is 2 x MemTotal (rounded up to 32 MiB) on the
  * virtio disk (ext2_scratch), and stays there for the host to check;
@@ -39,6 +47,27 @@ static long vmstat(const char *name)
 	if (read_file("/proc/vmstat", text, sizeof(text)) < 0)
 		return -1;
 	return proc_field(text, name);
+}
+
+/* Active pages reclaim took off an active list, over all zones. */
+static long pgrefill(void)
+{
+	return vmstat("pgrefill_dma") + vmstat("pgrefill_dma32") + vmstat("pgrefill_normal");
+}
+
+/* A /proc/zoneinfo field summed over the zones. */
+static long zoneinfo_sum(const char *name)
+{
+	size_t len = strlen(name);
+	long sum = 0;
+	char *p;
+
+	if (read_file("/proc/zoneinfo", text, sizeof(text)) < 0)
+		return -1;
+	for (p = strstr(text, name); p; p = strstr(p + len, name))
+		if (p[len] == ':')
+			sum += strtol(p + len + 1, NULL, 10);
+	return sum;
 }
 
 static void fill(uint32_t *buf, uint64_t off, size_t len)
@@ -116,7 +145,7 @@ static char kswapd_state(long *ticks)
 static void note_zoneinfo(void)
 {
 	static const char *const keys[] = {
-		"zone", "scanned", "nr_inactive_anon", "nr_active_anon", "nr_inactive_file",
+		"zone", "scanned", "lru_policy", "nr_inactive_anon", "nr_active_anon", "nr_inactive_file",
 		"nr_active_file", "all_unreclaimable", "inactive_ratio", "recent_",
 	};
 	char *line, *save;
@@ -134,15 +163,17 @@ static void note_zoneinfo(void)
 int main(void)
 {
 	const char *dir = ext2_scratch();
-	long scan_anon0, steal_anon0, steal_file0, write0, active_anon0, mem_kb;
+	long scan_anon0, steal_anon0, steal_file0, write0, active_anon0, mem_kb, seen_anon0;
+	long refill0, deact0;
 	uint64_t size = 16u << 20;
 	unsigned char *anon;
 	char path[128];
 	uint32_t *buf;
 	size_t bad;
-	int fd;
+	int fd, single;
 
 	mem_kb = meminfo_kb("MemTotal");
+	single = on_pageturn() && vmstat("lru_single") == 1;
 	if (on_pageturn()) {
 		if (strcmp(dir, "/mnt") != 0) {
 			tap_skip("a file twice the size of RAM", "no virtio disk to hold it");
@@ -162,6 +193,9 @@ int main(void)
 	steal_file0 = vmstat("pgsteal_file");
 	write0 = vmstat("nr_vmscan_write");
 	active_anon0 = meminfo_kb("Active(anon)");
+	seen_anon0 = zoneinfo_sum("recent_scanned_anon");
+	refill0 = pgrefill();
+	deact0 = vmstat("pgdeactivate");
 
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
@@ -213,8 +247,25 @@ int main(void)
 	tap_check(vmstat("pgsteal_file") - steal_file0 >= (long)(size >> 12),
 		  "reclaim freed at least the file's size in file pages", "pgsteal_file +%ld",
 		  vmstat("pgsteal_file") - steal_file0);
-	tap_check(vmstat("pgscan_anon") == scan_anon0 && vmstat("pgsteal_anon") == steal_anon0,
-		  "without swap, no anon page was scanned or freed", NULL);
+	{
+		long refill = pgrefill() - refill0;
+		long deact = vmstat("pgdeactivate") - deact0;
+		long seen_anon = zoneinfo_sum("recent_scanned_anon") - seen_anon0;
+
+		tap_note("LRU policy: %s; pgrefill +%ld, pgdeactivate +%ld; recent_scanned_anon +%ld",
+			 single ? "single" : "split", refill, deact, seen_anon);
+		if (single)
+			tap_check(seen_anon >= (long)(ANON_SIZE / 4096),
+				  "lru=single: the active list scan went through the anon pages",
+				  "recent_scanned_anon +%ld", seen_anon);
+	}
+	if (single)
+		tap_check(vmstat("pgsteal_anon") == steal_anon0,
+			  "lru=single without swap: no anon page was freed", "pgsteal_anon +%ld",
+			  vmstat("pgsteal_anon") - steal_anon0);
+	else
+		tap_check(vmstat("pgscan_anon") == scan_anon0 && vmstat("pgsteal_anon") == steal_anon0,
+			  "without swap, no anon page was scanned or freed", NULL);
 	tap_check(meminfo_kb("Active(anon)") >= active_anon0 - 256,
 		  "Active(anon) was left alone", "%ld -> %ld kB", active_anon0,
 		  meminfo_kb("Active(anon)"));
