@@ -8,7 +8,7 @@ Boots Pageturn twice per round on the same ext2 disk holding one file of
 4 x 128 MiB: once with -m 128M, where the file is four times the RAM and
 reclaim must free the page cache behind the reader all along, and once
 with -m 1G, where it fits.  user/bench/microbench times the cold read
-(ext2_cold_read) in each.  The goal (issue: reclaim must not be the
+(ext2_cold_read) in each.  The goal (reclaim must not be the
 bottleneck) is that the 128M read takes at most 1.5 x the 1G one; both
 times and the ratio are printed, and written to build/bench/scale.{csv,
 json,md}.  --quick reads a 128 MiB file at -m 64M vs -m 256M instead.
