@@ -250,7 +250,15 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping,
 	if (mapping_cap_swap_backed(mapping)) {
 		inc_zone_page_state(page, NR_SHMEM);
 		SetPageSwapBacked(page);
-		lru_cache_add_active_anon(page);
+		/* A ramfs page can never leave: straight to the unevictable
+		 * list, since without swap reclaim never scans the anon lists
+		 * where it would otherwise wait to be culled. */
+		if (mapping_unevictable(mapping)) {
+			lru_cache_add_lru(page, LRU_UNEVICTABLE);
+			count_vm_event(UNEVICTABLE_PGCULLED);
+		} else {
+			lru_cache_add_active_anon(page);
+		}
 	} else {
 		lru_cache_add_file(page);
 	}

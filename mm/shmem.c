@@ -23,6 +23,11 @@
  *                  swap exists, this is where a page moves to the swap
  *                  cache.  fsync has nothing to write and returns 0.
  *
+ * ramfs.  The same code mounted as "ramfs" (Linux's fs/ramfs: no size
+ * limit, RAMFS_MAGIC) marks each regular file's mapping unevictable
+ * (AS_UNEVICTABLE), so its pages go straight to the unevictable list and
+ * reclaim never looks at them; everything else is tmpfs's.
+ *
  * The size limit (size=, default half of RAM as Linux's) counts the pages
  * in the files' caches, in sbinfo->used_blocks: a page is charged when it
  * enters a cache (readpage, or prepare_write of a page about to be wholly
@@ -103,6 +108,7 @@ struct shmem_sb_info {
 	unsigned long max_blocks;	/* the size limit in pages; 0: none */
 	unsigned long used_blocks;	/* pages charged, in all the files */
 	uint64_t next_ino;
+	bool ramfs;			/* mounted as ramfs: file pages unevictable */
 };
 
 struct shmem_dirent {
@@ -366,6 +372,9 @@ static int shmem_get_inode(struct super_block *sb, struct inode *dir, umode_t mo
 		inode->i_op = &shmem_file_inode_operations;
 		inode->i_fop = &shmem_file_operations;
 		address_space_init(&SHMEM_I(inode)->mapping, inode, &shmem_aops, true);
+		/* ramfs: never evicted (Linux 2.6.28's ramfs_get_inode). */
+		if (SHMEM_SB(sb)->ramfs)
+			mapping_set_unevictable(&SHMEM_I(inode)->mapping);
 		inode->i_mapping = &SHMEM_I(inode)->mapping;
 	}
 	*res = inode;
@@ -734,22 +743,33 @@ static const struct file_operations shmem_dir_operations = {
 
 /* --- the type ----------------------------------------------------------------------------- */
 
-static int shmem_fill_super(struct super_block *sb)
+static int shmem_fill_super_common(struct super_block *sb, bool ramfs)
 {
 	struct shmem_sb_info *sbinfo = kzalloc(sizeof(*sbinfo), GFP_KERNEL);
 	int err;
 
 	if (!sbinfo)
 		return -ENOMEM;
-	sbinfo->max_blocks = totalram_pages / 2;
+	sbinfo->max_blocks = ramfs ? 0 : totalram_pages / 2;
+	sbinfo->ramfs = ramfs;
 	sbinfo->next_ino = 1;
 	sb->s_fs_info = sbinfo;
 	sb->s_op = &shmem_sops;
-	sb->s_magic = TMPFS_MAGIC;
+	sb->s_magic = ramfs ? RAMFS_MAGIC : TMPFS_MAGIC;
 	err = shmem_get_inode(sb, NULL, SHMEM_ROOT_MODE, 0, &sb->s_root);
 	if (err)
 		kfree(sbinfo);
 	return err;
+}
+
+static int shmem_fill_super(struct super_block *sb)
+{
+	return shmem_fill_super_common(sb, false);
+}
+
+static int ramfs_fill_super(struct super_block *sb)
+{
+	return shmem_fill_super_common(sb, true);
 }
 
 struct file_system_type shmem_fs_type = {
@@ -757,9 +777,14 @@ struct file_system_type shmem_fs_type = {
 	.mount = shmem_fill_super,
 };
 
+static struct file_system_type ramfs_fs_type = {
+	.name = "ramfs",
+	.mount = ramfs_fill_super,
+};
+
 int shmem_init(void)
 {
-	return register_filesystem(&shmem_fs_type);
+	return register_filesystem(&shmem_fs_type) ?: register_filesystem(&ramfs_fs_type);
 }
 
 /* The super block of the tmpfs whose root is dir, in *res. */

@@ -23,8 +23,10 @@ void address_space_init(struct address_space *mapping, void *host,
 /*
  * AS_UNEVICTABLE (Linux 2.6.28's "Unevictable LRU Infrastructure"): the
  * pages of such a mapping go to LRU_UNEVICTABLE when reclaim meets them
- * (page_evictable).  Linux sets it for ramfs inodes and for SysV shared
- * memory under SHM_LOCK; clearing it is followed by
+ * (page_evictable), or at once when they enter the page cache of a
+ * swap-backed mapping (add_to_page_cache_lru).  Linux sets it for ramfs
+ * inodes (so does Pageturn's ramfs, mm/shmem.c) and for SysV shared
+ * memory under SHM_LOCK (Pageturn has no SysV shm); clearing it is followed by
  * scan_mapping_unevictable_pages (mm/swap.h), which moves the mapping's
  * pages back to their evictable lists.  Called with no lock held.
  */

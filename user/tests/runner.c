@@ -60,6 +60,7 @@ static const struct test tests[] = {
 	{ "file_mmap", 0 },
 	{ "truncate_mmap", 0 },
 	{ "mmap_writeback", 0 },
+	{ "ramfs_lru", 0 },
 	{ "enoexec", 0 },
 	{ "sh_script", 0 },
 	{ "tool_numbers", 0 },
