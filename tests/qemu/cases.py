@@ -684,17 +684,17 @@ def reclaim_case(build, name, mem, cmdline_extra=""):
         check=check)
 
 
-def vmscan_virtio_case(build):
+def vmscan_virtio_case(build, name="vmscan_virtio_64m_bios", cmdline_extra=""):
     """test=vmscan at -m 64M on a virtio disk holding big.bin, a 128 MiB
     file whose word at offset o is o / 4 ^ 0x77000000: the kernel reads it
     twice checking every word while reclaim frees its pages, then takes
     memory until it must reclaim directly; every LRU list must still
     match its counter."""
-    name = "vmscan_virtio_64m_bios"
     image = ext2_disk(os.path.join(build, "tests", name),
                       {"big.bin": mpage_pattern(0x77000000, 0, 128 << 20)}, 4096, 160)
     return QemuCase(
-        name, "test=vmscan", mem="64M", timeout=240, qemu_args=VDA_ARGS,
+        name, " ".join(filter(None, [cmdline_extra, "test=vmscan"])), mem="64M", timeout=240,
+        qemu_args=VDA_ARGS,
         expect=[r"# big.bin: 128 MiB read twice, 0 words wrong", r"# held \d+ pages; allocstall \+[1-9]",
                 r"^ok \d+ vmscan$"],
         reject=(r"^\s*not ok ", r"# skipped: no vda"),
@@ -909,13 +909,14 @@ def user_shell_case(build):
         reject=USER_REJECT)
 
 
-def oom_shell_case():
+def oom_shell_case(name="oom_shell_64m_bios", cmdline_extra=""):
     """The shell at -m 64M: busybox dd with a 128 MiB block size fills a
     buffer of twice the RAM from /dev/zero; with no swap the OOM killer
     prints its report and kills dd, and the shell answers the next
     command.  The LRU lists must match their counters at power-off."""
     return QemuCase(
-        "oom_shell_64m_bios", LISTS_CHECK, mem="64M", timeout=240, script=[
+        name, " ".join(filter(None, [cmdline_extra, LISTS_CHECK])), mem="64M", timeout=240,
+        script=[
             (PROMPT, "dd if=/dev/zero of=/dev/null bs=128M count=1; echo status=$?\n"),
             (r"^status=137$", None),
             (PROMPT, "echo still-$((6*7))\n"), (r"^still-42$", None),
@@ -1182,4 +1183,6 @@ def cases(build):
                  expect=[r"mm: LRU policy single: ", r"^ok 1 lru$"]),
         reclaim_case(build, "reclaim_file_single_64m_bios", "64M", "lru=single"),
         reclaim_stress_case(build, "reclaim_stress_single_64m_bios", "lru=single"),
+        vmscan_virtio_case(build, "vmscan_virtio_single_64m_bios", "lru=single"),
+        oom_shell_case("oom_shell_single_64m_bios", "lru=single"),
     ]
