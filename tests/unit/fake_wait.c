@@ -15,9 +15,6 @@
  *    is already locked, so the message says so.
  *  - cond_resched and yield do nothing, msleep only counts its calls in
  *    fake_naps; kthread_create makes no thread (no test starts kswapd).
- *  - fake_memalloc(on) sets or clears PF_MEMALLOC on current, for tests
- *    that call reclaim directly as the allocator would (fake_wait.h: test
- *    files cannot include pageturn/sched.h beside the C library's).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -29,13 +26,6 @@
 static struct task_struct fake_task = { .pid = 1, .comm = "host-test" };
 struct task_struct *current = &fake_task;
 
-void fake_memalloc(bool on)
-{
-	if (on)
-		current->flags |= PF_MEMALLOC;
-	else
-		current->flags &= ~PF_MEMALLOC;
-}
 
 void prepare_to_wait(wait_queue_head_t *wq, wait_queue_entry_t *wait, long state)
 {

@@ -67,3 +67,31 @@ void blk_finish_plug(struct blk_plug *plug)
 {
 	(void)plug;
 }
+
+void fake_zones_boot_small(void)
+{
+	static const unsigned long zones_size[MAX_NR_ZONES] = { 4096, 12288, 0 };
+	static const unsigned long zholes[MAX_NR_ZONES] = { 1 + 96, 0, 0 };
+
+	fake_zones_reset();
+	fake_zones_map(16384);
+	free_area_init_node(0, zones_size, 0, zholes);
+	free_bootmem_range(1, 4000);
+	free_bootmem_range(4096, 16384);
+	init_per_zone_pages_min();
+}
+
+int fake_zones_shutdown(void **state)
+{
+	(void)state;
+	fake_zones_unmap();
+	return 0;
+}
+
+unsigned long fake_vm_event(enum vm_event_item item)
+{
+	unsigned long ev[NR_VM_EVENT_ITEMS];
+
+	all_vm_events(ev);
+	return ev[item];
+}

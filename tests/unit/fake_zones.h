@@ -1,6 +1,6 @@
 /*
  * fake_zones: the fake machine under the real page allocator
- * (mm/page_alloc.c) that test_page_alloc and test_lru boot
+ * (mm/page_alloc.c) that test_page_alloc, test_lru and the vmscan tests boot
  * (tests/unit/fake_zones.c).
  *
  * mem_map is a calloc'd array of max_pfn struct pages, and "physical
@@ -13,6 +13,7 @@
 #define TESTS_UNIT_FAKE_ZONES_H
 
 #include <mm/oom.h>
+#include <mm/vmstat.h>
 
 
 /*
@@ -44,5 +45,17 @@ void fake_zones_reset(void);
 void fake_zones_map(unsigned long pfns);
 /* Free what fake_zones_map() made; mem_map NULL and max_pfn 0 again. */
 void fake_zones_unmap(void);
+
+/*
+ * The small machine test_lru, test_vmscan and test_vmscan_single boot:
+ * DMA pfn 0-4096 with holes at pfn 0 and 4000-4095, DMA32 from 16 to
+ * 64 MiB, all free, watermarks set (fake_zones_boot_small); and the
+ * cmocka teardown that unmaps any fake machine (fake_zones_shutdown).
+ */
+void fake_zones_boot_small(void);
+int fake_zones_shutdown(void **state);
+
+/* The count of one /proc/vmstat event. */
+unsigned long fake_vm_event(enum vm_event_item item);
 
 #endif

@@ -43,40 +43,19 @@
 
 /* ---- the fake machine -------------------------------------------------- */
 
-static const unsigned long zones_size[MAX_NR_ZONES] = { 4096, 12288, 0 };
-static const unsigned long zholes[MAX_NR_ZONES] = { 1 + 96, 0, 0 };
 static unsigned long free_at_boot;
 
 static int boot(void **state)
 {
 	(void)state;
-	fake_zones_reset();
-	fake_zones_map(16384);
-
-	free_area_init_node(0, zones_size, 0, zholes);
-	free_bootmem_range(1, 4000);
-	free_bootmem_range(4096, 16384);
-	init_per_zone_pages_min();
+	fake_zones_boot_small();
 	free_at_boot = nr_free_pages();
 	return 0;
 }
 
-static int shutdown(void **state)
-{
-	(void)state;
-	fake_zones_unmap();
-	return 0;
-}
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static unsigned long event(enum vm_event_item item)
-{
-	unsigned long ev[NR_VM_EVENT_ITEMS];
-
-	all_vm_events(ev);
-	return ev[item];
-}
 
 static unsigned long nr_lru(int zone, enum lru_list l)
 {
@@ -333,7 +312,7 @@ static void test_mark_page_accessed_twice_activates(void **state)
 	assert_true(PageReferenced(file));
 	assert_false(PageActive(file));
 	assert_true(on_list(file, LRU_INACTIVE_FILE));
-	assert_int_equal(event(PGACTIVATE), 0);
+	assert_int_equal(fake_vm_event(PGACTIVATE), 0);
 
 	mark_page_accessed(file);
 	assert_false(PageReferenced(file));
@@ -341,7 +320,7 @@ static void test_mark_page_accessed_twice_activates(void **state)
 	assert_true(on_list(file, LRU_ACTIVE_FILE));
 	assert_int_equal(nr_lru(ZONE_DMA, LRU_INACTIVE_FILE), 0);
 	assert_int_equal(nr_lru(ZONE_DMA, LRU_ACTIVE_FILE), 1);
-	assert_int_equal(event(PGACTIVATE), 1);
+	assert_int_equal(fake_vm_event(PGACTIVATE), 1);
 	assert_int_equal(ZONE(ZONE_DMA)->recent_rotated[1], 1);
 	assert_int_equal(ZONE(ZONE_DMA)->recent_scanned[1], 2);
 
@@ -351,18 +330,18 @@ static void test_mark_page_accessed_twice_activates(void **state)
 	mark_page_accessed(file);
 	assert_true(PageReferenced(file));
 	assert_true(PageActive(file));
-	assert_int_equal(event(PGACTIVATE), 1);
+	assert_int_equal(fake_vm_event(PGACTIVATE), 1);
 
 	mark_page_accessed(anon);
 	mark_page_accessed(anon);
 	assert_true(on_list(anon, LRU_ACTIVE_ANON));
 	assert_int_equal(nr_lru(ZONE_DMA32, LRU_ACTIVE_ANON), 1);
 	assert_int_equal(ZONE(ZONE_DMA32)->recent_rotated[0], 1);
-	assert_int_equal(event(PGACTIVATE), 2);
+	assert_int_equal(fake_vm_event(PGACTIVATE), 2);
 
 	/* activate_page of an active page changes nothing. */
 	activate_page(anon);
-	assert_int_equal(event(PGACTIVATE), 2);
+	assert_int_equal(fake_vm_event(PGACTIVATE), 2);
 
 	remove_from_lru(file);
 	remove_from_lru(anon);
@@ -386,7 +365,7 @@ static void test_mark_page_accessed_off_lru(void **state)
 	assert_false(PageLRU(page));
 	activate_page(page);
 	assert_false(PageActive(page));
-	assert_int_equal(event(PGACTIVATE), 0);
+	assert_int_equal(fake_vm_event(PGACTIVATE), 0);
 	__free_page(page);
 }
 
@@ -439,7 +418,7 @@ static void test_putback(void **state)
 	assert_true(on_list(page, LRU_UNEVICTABLE));
 	activate_page(page);
 	assert_true(on_list(page, LRU_UNEVICTABLE));
-	assert_int_equal(event(PGACTIVATE), 0);
+	assert_int_equal(fake_vm_event(PGACTIVATE), 0);
 
 	/* munlock: rescued to the inactive list of its type. */
 	ClearPageMlocked(page);
@@ -594,7 +573,7 @@ static void check_all(void)
 	}
 	for_each_lru(l)
 		assert_int_equal(global_page_state((enum zone_stat_item)(NR_LRU_BASE + l)), global[l]);
-	assert_int_equal(event(PGACTIVATE), o_activate);
+	assert_int_equal(fake_vm_event(PGACTIVATE), o_activate);
 
 	for (i = 0; i < NPAGES; i++) {
 		struct page *page = pm[i].page;
@@ -798,14 +777,14 @@ int main(void)
 		cmocka_unit_test(test_index_arithmetic),
 		cmocka_unit_test(test_page_is_file_cache_reads_swapbacked_only),
 		cmocka_unit_test(test_page_lru),
-		cmocka_unit_test_setup_teardown(test_add_each_list, boot, shutdown),
-		cmocka_unit_test_setup_teardown(test_add_at_head, boot, shutdown),
-		cmocka_unit_test_setup_teardown(test_mark_page_accessed_twice_activates, boot, shutdown),
-		cmocka_unit_test_setup_teardown(test_mark_page_accessed_off_lru, boot, shutdown),
-		cmocka_unit_test_setup_teardown(test_isolate_not_on_lru, boot, shutdown),
-		cmocka_unit_test_setup_teardown(test_putback, boot, shutdown),
-		cmocka_unit_test_setup_teardown(test_bugs_panic, boot, shutdown),
-		cmocka_unit_test_setup_teardown(test_random_ops, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_add_each_list, boot, fake_zones_shutdown),
+		cmocka_unit_test_setup_teardown(test_add_at_head, boot, fake_zones_shutdown),
+		cmocka_unit_test_setup_teardown(test_mark_page_accessed_twice_activates, boot, fake_zones_shutdown),
+		cmocka_unit_test_setup_teardown(test_mark_page_accessed_off_lru, boot, fake_zones_shutdown),
+		cmocka_unit_test_setup_teardown(test_isolate_not_on_lru, boot, fake_zones_shutdown),
+		cmocka_unit_test_setup_teardown(test_putback, boot, fake_zones_shutdown),
+		cmocka_unit_test_setup_teardown(test_bugs_panic, boot, fake_zones_shutdown),
+		cmocka_unit_test_setup_teardown(test_random_ops, boot, fake_zones_shutdown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

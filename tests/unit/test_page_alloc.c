@@ -189,13 +189,6 @@ static unsigned long zfree(int j)
 	return zone_page_state(ZONE(j), NR_FREE_PAGES);
 }
 
-static unsigned long event(enum vm_event_item item)
-{
-	unsigned long ev[NR_VM_EVENT_ITEMS];
-
-	all_vm_events(ev);
-	return ev[item];
-}
 
 static unsigned long pfn_of(const struct page *page)
 {
@@ -648,8 +641,8 @@ static void test_boot_layout(void **state)
 	check_free_lists(NULL);
 
 	/* Boot frees count as pgfree, as in Linux; nothing allocated yet. */
-	assert_int_equal(event(PGFREE), 18191);
-	assert_int_equal(event(PGALLOC_DMA) + event(PGALLOC_DMA32) + event(PGALLOC_NORMAL), 0);
+	assert_int_equal(fake_vm_event(PGFREE), 18191);
+	assert_int_equal(fake_vm_event(PGALLOC_DMA) + fake_vm_event(PGALLOC_DMA32) + fake_vm_event(PGALLOC_NORMAL), 0);
 }
 
 static void test_bad_layouts_panic(void **state)
@@ -1042,9 +1035,9 @@ static void test_fallback_and_slow_path(void **state)
 	assert_ptr_equal(reclaim_preferred, ZONE(ZONE_NORMAL));
 	assert_int_equal(log_count("page allocation failure"), 0);	/* __GFP_NOWARN */
 
-	assert_int_equal(event(PGALLOC_NORMAL), 6000 - 88);
-	assert_int_equal(event(PGALLOC_DMA32), 8192 - 144);
-	assert_int_equal(event(PGALLOC_DMA), 3999 - 114);
+	assert_int_equal(fake_vm_event(PGALLOC_NORMAL), 6000 - 88);
+	assert_int_equal(fake_vm_event(PGALLOC_DMA32), 8192 - 144);
+	assert_int_equal(fake_vm_event(PGALLOC_DMA), 3999 - 114);
 	assert_int_equal(allocs, 18191 - 88 - 144 - 114);
 
 	/* GFP_ATOMIC (ALLOC_HIGH | ALLOC_HARDER) goes on to 0.375 of min. */
@@ -1392,7 +1385,7 @@ static void test_order_too_large(void **state)
 	assert_int_equal(__get_free_pages(GFP_KERNEL | __GFP_NOWARN, MAX_ORDER), 0);
 	assert_int_equal(all_kswapd_calls() + reclaim_calls, 0);
 	assert_int_equal(nr_free_pages(), free_before);
-	assert_int_equal(event(PGALLOC_DMA), 0);
+	assert_int_equal(fake_vm_event(PGALLOC_DMA), 0);
 }
 
 /* ---- a random workload against an oracle ------------------------------ */
@@ -1508,10 +1501,10 @@ static void test_random_workload(void **state)
 			assert_int_equal(ZONE(j)->free_area[o].nr_free, boot_nr_free[j][o]);
 		}
 	assert_int_equal(nr_free_pages(), totalram_pages);
-	assert_int_equal(event(PGALLOC_DMA), allocated[ZONE_DMA]);
-	assert_int_equal(event(PGALLOC_DMA32), allocated[ZONE_DMA32]);
-	assert_int_equal(event(PGALLOC_NORMAL), allocated[ZONE_NORMAL]);
-	assert_int_equal(event(PGFREE), totalram_pages + freed_pages);
+	assert_int_equal(fake_vm_event(PGALLOC_DMA), allocated[ZONE_DMA]);
+	assert_int_equal(fake_vm_event(PGALLOC_DMA32), allocated[ZONE_DMA32]);
+	assert_int_equal(fake_vm_event(PGALLOC_NORMAL), allocated[ZONE_NORMAL]);
+	assert_int_equal(fake_vm_event(PGFREE), totalram_pages + freed_pages);
 	assert_int_equal(freed_pages, allocated[0] + allocated[1] + allocated[2]);
 	free(owner);
 }
@@ -1533,7 +1526,7 @@ static void test_vmstat_counters(void **state)
 
 	/* Zone and global counters move together. */
 	page = alloc_pages(GFP_DMA32, 3);
-	assert_int_equal(event(PGALLOC_DMA32), 8);
+	assert_int_equal(fake_vm_event(PGALLOC_DMA32), 8);
 	inc_zone_page_state(page, NR_PAGETABLE);
 	__inc_zone_page_state(page, NR_PAGETABLE);
 	__dec_zone_page_state(page, NR_PAGETABLE);
@@ -1550,10 +1543,10 @@ static void test_vmstat_counters(void **state)
 	__count_zone_vm_events(PGALLOC, ZONE(ZONE_NORMAL), 3);
 	count_vm_event(ALLOCSTALL);
 	count_vm_events(ALLOCSTALL, 2);
-	assert_int_equal(event(PGALLOC_NORMAL), 3);
-	assert_int_equal(event(ALLOCSTALL), 3);
+	assert_int_equal(fake_vm_event(PGALLOC_NORMAL), 3);
+	assert_int_equal(fake_vm_event(ALLOCSTALL), 3);
 	__free_pages(page, 3);
-	assert_int_equal(event(PGFREE), 18191 + 8);
+	assert_int_equal(fake_vm_event(PGFREE), 18191 + 8);
 }
 
 static void test_show_free_areas(void **state)

@@ -38,46 +38,25 @@
 #include <mm/slab.h>
 #include <uapi/errno.h>
 
-#include "fake_wait.h"
 #include "fake_zones.h"
 #include "kernel_stubs.h"
 
 #define ZONE(i) (&contig_page_data.node_zones[i])
 
-static const unsigned long zones_size[MAX_NR_ZONES] = { 4096, 12288, 0 };
-static const unsigned long zholes[MAX_NR_ZONES] = { 1 + 96, 0, 0 };
 
 /* One machine for all the tests (the slab allocator starts once); each
  * test leaves it as it found it. */
 static int boot(void **state)
 {
 	(void)state;
-	fake_zones_reset();
-	fake_zones_map(16384);
-	free_area_init_node(0, zones_size, 0, zholes);
-	free_bootmem_range(1, 4000);
-	free_bootmem_range(4096, 16384);
-	init_per_zone_pages_min();
+	fake_zones_boot_small();
 	kmem_cache_init();
 	nr_swap_pages = 0;
 	total_swap_pages = 0;
 	return 0;
 }
 
-static int shutdown(void **state)
-{
-	(void)state;
-	fake_zones_unmap();
-	return 0;
-}
 
-static unsigned long event(enum vm_event_item item)
-{
-	unsigned long ev[NR_VM_EVENT_ITEMS];
-
-	all_vm_events(ev);
-	return ev[item];
-}
 
 static unsigned long list_len(const struct list_head *head)
 {
@@ -328,12 +307,12 @@ static void test_shrink_page_list_decisions(void **state)
 	SetPageReferenced(page[REFERENCED]);
 
 	free0 = nr_free_pages();
-	steal0 = event(PGSTEAL_FILE);
+	steal0 = fake_vm_event(PGSTEAL_FILE);
 	cached0 = global_page_state(NR_FILE_PAGES);
 	memset(nr_writepage, 0, sizeof(nr_writepage));
-	fake_memalloc(true);
+	*fake_current_flags() |= fake_pf_memalloc;
 	ret = try_to_free_pages(ZONE(1), 0, GFP_KERNEL);
-	fake_memalloc(false);
+	*fake_current_flags() &= ~fake_pf_memalloc;
 
 	assert_true(ret >= SWAP_CLUSTER_MAX);
 	assert_null(find_get_page(&mapping, DIRTY));
@@ -363,7 +342,7 @@ static void test_shrink_page_list_decisions(void **state)
 	}
 	/* What reclaim freed: the dirty page and the fillers it took. */
 	assert_int_equal(ret, 1 + NR_FILLER - left);
-	assert_int_equal(event(PGSTEAL_FILE) - steal0, ret);
+	assert_int_equal(fake_vm_event(PGSTEAL_FILE) - steal0, ret);
 	assert_int_equal(cached0 - global_page_state(NR_FILE_PAGES), ret);
 	assert_int_equal(nr_free_pages() - free0, ret);
 	assert_int_equal(mapping.nrpages, NR_KINDS - 1 + left);
@@ -403,22 +382,22 @@ static void test_anon_without_swap(void **state)
 
 	/* No swap: the anon lists are not even looked at, and with nothing
 	 * else in the zones reclaim reports no progress. */
-	fake_memalloc(true);
+	*fake_current_flags() |= fake_pf_memalloc;
 	ret = try_to_free_pages(ZONE(1), 0, GFP_KERNEL);
 	assert_int_equal(ret, 0);
-	assert_int_equal(event(PGSCAN_ANON), 0);
-	assert_int_equal(event(PGDEACTIVATE), 0);
+	assert_int_equal(fake_vm_event(PGSCAN_ANON), 0);
+	assert_int_equal(fake_vm_event(PGDEACTIVATE), 0);
 
 	/* Swap on, but never a slot (add_to_swap fails): scanned, activated,
 	 * never freed. */
 	nr_swap_pages = total_swap_pages = 1000;
 	ret = try_to_free_pages(ZONE(1), 0, GFP_KERNEL);
-	fake_memalloc(false);
+	*fake_current_flags() &= ~fake_pf_memalloc;
 	nr_swap_pages = total_swap_pages = 0;
 	assert_true(ret <= 1);
-	assert_true(event(PGSCAN_ANON) > 0);
-	assert_int_equal(event(PGSTEAL_ANON), 0);
-	assert_true(event(PGACTIVATE) > 0);
+	assert_true(fake_vm_event(PGSCAN_ANON) > 0);
+	assert_int_equal(fake_vm_event(PGSTEAL_ANON), 0);
+	assert_true(fake_vm_event(PGACTIVATE) > 0);
 	assert_int_equal(nr_free_pages(), free0);
 	for (int i = 0; i < NR_ANON; i++)
 		assert_true(PageLRU(page[i]) && page_count(page[i]) == 2);
@@ -443,5 +422,5 @@ int main(void)
 		cmocka_unit_test(test_anon_without_swap),
 	};
 
-	return cmocka_run_group_tests(tests, boot, shutdown);
+	return cmocka_run_group_tests(tests, boot, fake_zones_shutdown);
 }

@@ -34,7 +34,6 @@
 #include <mm/page_alloc.h>
 #include <mm/slab.h>
 
-#include "fake_wait.h"
 #include "fake_zones.h"
 #include "kernel_stubs.h"
 
@@ -56,8 +55,6 @@ static unsigned long rnd(void)
 	return (unsigned long)(rnd_state >> 1);
 }
 
-static const unsigned long zones_size[MAX_NR_ZONES] = { 4096, 12288, 0 };
-static const unsigned long zholes[MAX_NR_ZONES] = { 1 + 96, 0, 0 };
 
 /* ---- the fake rmap ------------------------------------------------------ */
 
@@ -117,12 +114,7 @@ void unmap_mapping_range(struct address_space *mapping, uint64_t holebegin, uint
 static int boot(void **state)
 {
 	(void)state;
-	fake_zones_reset();
-	fake_zones_map(16384);
-	free_area_init_node(0, zones_size, 0, zholes);
-	free_bootmem_range(1, 4000);
-	free_bootmem_range(4096, 16384);
-	init_per_zone_pages_min();
+	fake_zones_boot_small();
 	kmem_cache_init();
 	nr_swap_pages = 0;
 	total_swap_pages = 0;
@@ -131,20 +123,7 @@ static int boot(void **state)
 	return 0;
 }
 
-static int shutdown(void **state)
-{
-	(void)state;
-	fake_zones_unmap();
-	return 0;
-}
 
-static unsigned long event(enum vm_event_item item)
-{
-	unsigned long ev[NR_VM_EVENT_ITEMS];
-
-	all_vm_events(ev);
-	return ev[item];
-}
 
 static unsigned long lru_counter(struct zone *zone, enum lru_list l)
 {
@@ -232,7 +211,7 @@ static void test_lists_hold_both_kinds(void **state)
 {
 	struct page *page[NR_RANDOM_PAGES];
 	struct oracle_page o[NR_RANDOM_PAGES];
-	unsigned long free0 = nr_free_pages(), activations0 = event(PGACTIVATE), activations = 0;
+	unsigned long free0 = nr_free_pages(), activations0 = fake_vm_event(PGACTIVATE), activations = 0;
 
 	(void)state;
 	for (int i = 0; i < NR_RANDOM_PAGES; i++) {
@@ -305,7 +284,7 @@ static void test_lists_hold_both_kinds(void **state)
 		}
 	}
 	check_single_lists();
-	assert_int_equal(event(PGACTIVATE) - activations0, activations);
+	assert_int_equal(fake_vm_event(PGACTIVATE) - activations0, activations);
 	/* Both kinds really shared the lists. */
 	for (int i = 0; i < NR_RANDOM_PAGES; i++) {
 		if (o[i].lru >= 0)
@@ -489,7 +468,7 @@ static void active_list_round(int swappiness, long swap, const bool want_active[
 	};
 	struct zone *zone = ZONE(1);
 	struct page *page[NR_KINDS];
-	unsigned long refill0 = event(PGREFILL_DMA32), deact0 = event(PGDEACTIVATE);
+	unsigned long refill0 = fake_vm_event(PGREFILL_DMA32), deact0 = fake_vm_event(PGDEACTIVATE);
 	unsigned long rotated0[2], moved = 0, kept[2] = { 0, 0 };
 
 	total_swap_pages = nr_swap_pages = swap;
@@ -503,7 +482,7 @@ static void active_list_round(int swappiness, long swap, const bool want_active[
 
 	shrink_active_list(NR_KINDS, zone, &sc, DEF_PRIORITY, LRU_ANY_TYPE);
 
-	assert_int_equal(event(PGREFILL_DMA32) - refill0, NR_KINDS);
+	assert_int_equal(fake_vm_event(PGREFILL_DMA32) - refill0, NR_KINDS);
 	for (int k = 0; k < NR_KINDS; k++) {
 		struct page *p = page[k];
 
@@ -523,7 +502,7 @@ static void active_list_round(int swappiness, long swap, const bool want_active[
 	 * an unmapped page never reaches: the flag is left for the
 	 * inactive list's scan. */
 	assert_true(PageReferenced(page[FILE_UNMAPPED_REF]));
-	assert_int_equal(event(PGDEACTIVATE) - deact0, moved);
+	assert_int_equal(fake_vm_event(PGDEACTIVATE) - deact0, moved);
 	assert_int_equal(zone->recent_rotated[0] - rotated0[0], kept[0]);
 	assert_int_equal(zone->recent_rotated[1] - rotated0[1], kept[1]);
 	check_single_lists();
@@ -630,24 +609,24 @@ static void test_shrink_zone_accumulates(void **state)
 		unsigned long a = lru_counter(zone, LRU_ACTIVE_ANON) + lru_counter(zone, LRU_ACTIVE_FILE);
 		unsigned long in = lru_counter(zone, LRU_INACTIVE_ANON) +
 				   lru_counter(zone, LRU_INACTIVE_FILE);
-		unsigned long refill0 = event(PGREFILL_DMA32), scan0 = event(PGSCAN_FILE);
+		unsigned long refill0 = fake_vm_event(PGREFILL_DMA32), scan0 = fake_vm_event(PGSCAN_FILE);
 
 		want_a += (a >> priority) + 1;
 		want_i += (in >> priority) + 1;
 		shrink_zone(priority, zone, &sc);
 		if (want_a >= SWAP_CLUSTER_MAX) {
-			assert_int_equal(event(PGREFILL_DMA32) - refill0, MIN(want_a, a));
+			assert_int_equal(fake_vm_event(PGREFILL_DMA32) - refill0, MIN(want_a, a));
 			want_a = 0;
 			refills++;
 		} else {
-			assert_int_equal(event(PGREFILL_DMA32), refill0);
+			assert_int_equal(fake_vm_event(PGREFILL_DMA32), refill0);
 		}
 		if (want_i >= SWAP_CLUSTER_MAX) {
-			assert_true(event(PGSCAN_FILE) > scan0);
+			assert_true(fake_vm_event(PGSCAN_FILE) > scan0);
 			want_i = 0;
 			scans++;
 		} else {
-			assert_int_equal(event(PGSCAN_FILE), scan0);
+			assert_int_equal(fake_vm_event(PGSCAN_FILE), scan0);
 		}
 		assert_int_equal(zone->lru[LRU_BASE + LRU_ACTIVE].nr_scan, want_a);
 		assert_int_equal(zone->lru[LRU_BASE].nr_scan, want_i);
@@ -673,7 +652,7 @@ static void test_try_to_free_pages_without_swap(void **state)
 {
 	struct address_space mapping;
 	struct page *anon[NR_ANON];
-	unsigned long free0, ret, steal_anon0 = event(PGSTEAL_ANON), steal_file0 = event(PGSTEAL_FILE);
+	unsigned long free0, ret, steal_anon0 = fake_vm_event(PGSTEAL_ANON), steal_file0 = fake_vm_event(PGSTEAL_FILE);
 	unsigned long left = 0;
 
 	(void)state;
@@ -695,13 +674,13 @@ static void test_try_to_free_pages_without_swap(void **state)
 	assert_int_equal(zone_reclaimable_pages(ZONE(1)), zone_lru_pages(ZONE(1)));
 	assert_true(zone_lru_pages(ZONE(1)) >= NR_ANON + NR_FILE);
 
-	fake_memalloc(true);
+	current->flags |= PF_MEMALLOC;
 	ret = try_to_free_pages(ZONE(1), 0, GFP_KERNEL);
-	fake_memalloc(false);
+	current->flags &= ~PF_MEMALLOC;
 
 	assert_true(ret >= SWAP_CLUSTER_MAX);
-	assert_int_equal(event(PGSTEAL_ANON), steal_anon0);
-	assert_int_equal(event(PGSTEAL_FILE) - steal_file0, ret);
+	assert_int_equal(fake_vm_event(PGSTEAL_ANON), steal_anon0);
+	assert_int_equal(fake_vm_event(PGSTEAL_FILE) - steal_file0, ret);
 	assert_int_equal(nr_free_pages() - free0, ret);
 	for (pgoff_t i = 0; i < NR_FILE; i++) {
 		struct page *p = find_get_page(&mapping, i);
@@ -738,5 +717,5 @@ int main(void)
 		cmocka_unit_test(test_try_to_free_pages_without_swap),
 	};
 
-	return cmocka_run_group_tests(tests, boot, shutdown);
+	return cmocka_run_group_tests(tests, boot, fake_zones_shutdown);
 }

@@ -29,24 +29,6 @@
 
 #define SIZE (4 * 4096)
 
-/* Sectors written, over every disk in /proc/diskstats. */
-static unsigned long long sectors_written(void)
-{
-	unsigned long long v[7], total = 0;
-	unsigned int major, minor;
-	char line[512], name[64];
-	FILE *f = fopen("/proc/diskstats", "r");
-
-	if (!f)
-		tap_bail("open /proc/diskstats: %s", strerror(errno));
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu", &major, &minor,
-			   name, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) == 10)
-			total += v[6];
-	fclose(f);
-	return total;
-}
-
 static long nr_dirty(void)
 {
 	static char text[8192];
@@ -58,7 +40,7 @@ static long nr_dirty(void)
 
 static void store_and_sync(const char *what, int fd, char *map, char c)
 {
-	unsigned long long before = sectors_written();
+	unsigned long long before = diskstats_sectors(1);
 	long dirty = nr_dirty();
 	char back;
 
@@ -69,7 +51,7 @@ static void store_and_sync(const char *what, int fd, char *map, char c)
 			  "nr_dirty %ld before, %ld after", dirty, nr_dirty());
 	tap_check(fsync(fd) == 0, what, "fsync: %s", strerror(errno));
 	if (on_pageturn())
-		tap_check(sectors_written() > before, "fsync wrote the page to the disk",
+		tap_check(diskstats_sectors(1) > before, "fsync wrote the page to the disk",
 			  "%llu sectors written before and after", before);
 	tap_check(pread(fd, &back, 1, 100) == 1 && back == c, "the file reads the stored byte",
 		  "read '%c', stored '%c'", back, c);

@@ -61,24 +61,6 @@ static long vmstat(const char *name)
 	return proc_field(text, name);
 }
 
-/* Sectors read, over every disk in /proc/diskstats. */
-static unsigned long long sectors_read(void)
-{
-	unsigned long long rd, rdm, rds, total = 0;
-	unsigned int major, minor;
-	char line[512], name[64];
-	FILE *f = fopen("/proc/diskstats", "r");
-
-	if (!f)
-		tap_bail("open /proc/diskstats: %s", strerror(errno));
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%u %u %63s %llu %llu %llu", &major, &minor, name, &rd, &rdm,
-			   &rds) == 6)
-			total += rds;
-	fclose(f);
-	return total;
-}
-
 /* write(2) of s to path at position pos: the result, errno in *err. */
 static long write_at(const char *path, const char *s, size_t len, off_t pos, int *err)
 {
@@ -320,15 +302,15 @@ static void check_drop_pagecache(const char *dir)
 	tap_check(vmstat("drop_pagecache") == ev0 + 1, "drop_pagecache in /proc/vmstat counts it",
 		  NULL);
 
-	rd0 = sectors_read();
+	rd0 = diskstats_sectors(0);
 	tap_check(file_is(mapped, 'm'), "the mapped file reads back", NULL);
-	rd1 = sectors_read();
+	rd1 = diskstats_sectors(0);
 	tap_check(rd1 == rd0, "and its pages stayed cached: no disk reads",
 		  "%llu sectors read", rd1 - rd0);
 	tap_check(file_is(dirty, 'd'), "the dirty file's data is intact", NULL);
-	rd1 = sectors_read();
+	rd1 = diskstats_sectors(0);
 	tap_check(file_is(clean, 'c'), "the clean file reads back", NULL);
-	rd2 = sectors_read();
+	rd2 = diskstats_sectors(0);
 	tap_check(rd2 - rd1 >= FILE_KB * 2, "from the disk: its pages were dropped",
 		  "%llu sectors read for %d KiB", rd2 - rd1, FILE_KB);
 	tap_note("cold read after drop_caches: %llu sectors for a %d KiB file; Cached %ld -> %ld kB",

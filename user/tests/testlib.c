@@ -298,6 +298,23 @@ long meminfo_kb(const char *name)
 	return proc_field(buf, name);
 }
 
+unsigned long long diskstats_sectors(int write)
+{
+	unsigned long long v[7], total = 0;
+	unsigned int major, minor;
+	char line[512], name[64];
+	FILE *f = fopen("/proc/diskstats", "r");
+
+	if (!f)
+		tap_bail("open /proc/diskstats: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu", &major, &minor,
+			   name, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) == 10)
+			total += v[write ? 6 : 2];
+	fclose(f);
+	return total;
+}
+
 int oom_test_machine(void)
 {
 	long total = meminfo_kb("MemTotal");
