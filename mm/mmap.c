@@ -44,13 +44,18 @@
  *   - vm_page_prot == vm_get_page_prot(vm_flags), and every PTE mm/memory.c
  *     puts in a VMA's range derives from it.
  *   - A file VMA holds one reference on vm_file (f_count).
+ *   - A VMA with vm_ops has had vm_ops->open called (by its file's
+ *     f_op->mmap, split_vma or dup_mm) and gets vm_ops->close from
+ *     remove_vma: the owner sees every VMA come and go (SysV shm counts
+ *     attaches so).
  *   - map_count is the number of VMAs; total_vm their pages; stack_vm the
  *     pages of VM_GROWSDOWN ones; locked_vm those of VM_LOCKED ones.
  *
  * Every operation that changes the list is all or nothing: whatever may
  * fail (allocating a VMA, splitting one) is done before anything visible
  * changes, and a second split that fails undoes the first by merging it
- * back.  For that reason vma_merge here merges a VMA that is already on
+ * back (a VMA with vm_ops, which never merges, stays two VMAs that map
+ * what the one did: only /proc/PID/maps tells).  For that reason vma_merge here merges a VMA that is already on
  * the list with its neighbours, where Linux's takes the range a VMA would
  * have and avoids allocating one; callers link or change a VMA first and
  * merge after.  A failing mmap, munmap, mprotect or mlock therefore
@@ -190,6 +195,8 @@ static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->map_count--;
 	unlink_file_vma(vma);
 	anon_vma_unlink(vma);
+	if (vma->vm_ops && vma->vm_ops->close)
+		vma->vm_ops->close(vma);
 	if (vma->vm_file)
 		fput(vma->vm_file);
 	kfree(vma);
@@ -241,6 +248,8 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	vma_link_file(new);
 	anon_vma_link(new);
 	mm->map_count++;
+	if (new->vm_ops && new->vm_ops->open)
+		new->vm_ops->open(new);
 	return 0;
 }
 
@@ -280,10 +289,12 @@ static bool is_mergeable_anon_vma(const struct anon_vma *a, const struct anon_vm
 	return !a || !b || a == b;
 }
 
-/* a lies just below b and the two could be one VMA. */
+/* a lies just below b and the two could be one VMA.  Never VMAs with
+ * vm_ops: their owner counts them (Linux's is_mergeable_vma refuses those
+ * with a close). */
 static bool can_vma_merge(const struct vm_area_struct *a, const struct vm_area_struct *b)
 {
-	return a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
+	return a->vm_end == b->vm_start && a->vm_flags == b->vm_flags && !a->vm_ops && !b->vm_ops &&
 	       a->vm_file == b->vm_file && a->vm_pgoff + vma_pages(a) == b->vm_pgoff &&
 	       is_mergeable_anon_vma(a->anon_vma, b->anon_vma);
 }
@@ -487,6 +498,8 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 			get_file(tmp->vm_file);
 		list_add_tail(&tmp->vm_list, &mm->mmap);
 		mm->map_count++;
+		if (tmp->vm_ops && tmp->vm_ops->open)
+			tmp->vm_ops->open(tmp);
 		/* Before its PTEs exist, so the reverse map finds them. */
 		vma_link_file(tmp);
 		anon_vma_link(tmp);
@@ -589,18 +602,27 @@ static int mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long l
 	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
 	if (!vma)
 		return -ENOMEM;
-	err = do_munmap(mm, addr, len);
-	if (err) {
-		kfree(vma);
-		return err;
-	}
 	vma->vm_mm = mm;
 	vma->vm_start = addr;
 	vma->vm_end = addr + len;
 	vma->vm_flags = vm_flags;
 	vma->vm_page_prot = vm_get_page_prot(vm_flags);
-	vma->vm_file = file ? get_file(file) : NULL;
 	vma->vm_pgoff = file ? pgoff : addr >> PAGE_SHIFT;
+	vma->vm_file = file;	/* referenced once the VMA is sure to stay */
+	/* The file's say comes before anything changes; after it, a failure
+	 * must tell the file the VMA is gone (close). */
+	err = file && file->f_op && file->f_op->mmap ? file->f_op->mmap(file, vma) : 0;
+	if (!err) {
+		err = do_munmap(mm, addr, len);
+		if (err && vma->vm_ops && vma->vm_ops->close)
+			vma->vm_ops->close(vma);
+	}
+	if (err) {
+		kfree(vma);
+		return err;
+	}
+	if (file)
+		get_file(file);
 	insert_vm_struct(mm, vma);
 	vm_stat_account(mm, vm_flags, len >> PAGE_SHIFT);
 	vma = vma_merge(mm, vma);

@@ -108,6 +108,7 @@ struct address_space;
 struct poll_table_struct;
 struct kstatfs;
 struct iattr;
+struct vm_area_struct;
 
 /* --- filesystem types and super blocks ---------------------------------- */
 
@@ -151,6 +152,7 @@ struct vfsmount {
 
 /* super_block.s_flags (Linux's SB_* values, which equal MS_*) */
 #define SB_RDONLY	1	/* mounted read-only: changes give -EROFS */
+#define SB_NOUSER	(1 << 31)	/* kern_mount's: in no namespace (Linux's) */
 
 struct super_block {
 	struct file_system_type *s_type;
@@ -280,6 +282,10 @@ struct file_operations {
 	loff_t (*llseek)(struct file *file, loff_t offset, int whence);
 	/* The last close. */
 	void (*release)(struct file *file);
+	/* Optional: mmap_region calls it with a VMA that is filled in but not
+	 * yet in its mm, before anything in the mm changes, so it may refuse
+	 * (an errno) or set vm_ops and call their open.  It may not sleep. */
+	int (*mmap)(struct file *file, struct vm_area_struct *vma);
 	/* ioctl(2): the result, or -ENOTTY for a request it does not know.
 	 * arg is a user pointer or value as the request says. */
 	long (*ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
@@ -412,6 +418,12 @@ int do_mount(const char *dev_name, const char *dir, const char *fstype);
  * read-only flag of the filesystem whose root dir is changed. */
 int do_mount_flags(const char *dev_name, const char *dir, const char *fstype,
 		   unsigned long flags);
+
+/* A new instance of type for the kernel's own use, on no mount point and
+ * in no namespace (Linux's kern_mount; SysV shm's tmpfs): SB_NOUSER.  It
+ * lives for ever.  0 with the super block in *res, -ENOMEM, -EMFILE or
+ * the type's mount error. */
+int kern_mount(struct file_system_type *type, struct super_block **res);
 
 /* statfs(2)'s work for the filesystem holding inode. */
 int vfs_statfs(struct inode *inode, struct kstatfs *buf);

@@ -49,11 +49,26 @@ _Static_assert(sizeof(struct page) <= 64, "struct page must stay within 64 bytes
  * mm->mmap sorted by address, never overlapping, both ends page-aligned,
  * and no two neighbours that could be one (same flags, file and
  * contiguous offset, and anon_vmas that may be one: mm/mmap.c) are left
- * apart.  mm/rmap.c explains shared and anon_vma, the reverse map.
+ * apart, unless they have vm_ops.  mm/rmap.c explains shared and
+ * anon_vma, the reverse map.
  */
 struct file;
 struct mm_struct;
 struct anon_vma;
+struct vm_area_struct;
+
+/*
+ * What the owner of a mapping wants to hear about its VMAs (Linux's
+ * vm_operations_struct, the two calls SysV shm uses to count attaches).
+ * open: a new VMA now maps the same thing (a split, or a fork's copy);
+ * close: a VMA goes away, called before its file reference is dropped.
+ * Neither may sleep or fail.  VMAs with vm_ops are never merged, so a
+ * VMA the owner counted stays one VMA until close.
+ */
+struct vm_operations_struct {
+	void (*open)(struct vm_area_struct *vma);
+	void (*close)(struct vm_area_struct *vma);
+};
 
 struct vm_area_struct {
 	struct mm_struct *vm_mm;
@@ -64,6 +79,7 @@ struct vm_area_struct {
 	struct file *vm_file;		/* held (f_count); NULL for anonymous memory */
 	pgoff_t vm_pgoff;		/* file offset of vm_start, in pages;
 					 * anonymous: vm_start >> PAGE_SHIFT */
+	const struct vm_operations_struct *vm_ops;	/* set by file->f_op->mmap; or NULL */
 	struct list_head vm_list;	/* on vm_mm->mmap, by address */
 	struct list_head shared;	/* a file VMA: on its mapping's i_mmap */
 	struct anon_vma *anon_vma;	/* NULL until its first anonymous page */

@@ -167,6 +167,34 @@ static int do_remount(const char *dir, unsigned long flags)
 	return err;
 }
 
+/* Fill in a zeroed super block of type with s_flags: 0 or -EMFILE (no
+ * anonymous device number left). */
+static int init_super(struct super_block *sb, struct file_system_type *type,
+		      unsigned long s_flags)
+{
+	sb->s_type = type;
+	sb->s_dev = get_anon_dev();
+	sb->s_flags = s_flags;
+	INIT_LIST_HEAD(&sb->s_inodes);
+	mutex_init(&sb->s_vfs_rename_mutex);
+	return sb->s_dev ? 0 : -EMFILE;
+}
+
+int kern_mount(struct file_system_type *type, struct super_block **res)
+{
+	struct super_block *sb = kzalloc(sizeof(*sb), GFP_KERNEL);
+	int err = sb ? init_super(sb, type, SB_NOUSER) : -ENOMEM;
+
+	if (!err)
+		err = type->mount(sb);
+	if (err) {
+		kfree(sb);
+		return err;
+	}
+	*res = sb;
+	return 0;
+}
+
 int do_mount(const char *dev_name, const char *dir, const char *fstype)
 {
 	return do_mount_flags(dev_name, dir, fstype, 0);
@@ -194,17 +222,10 @@ int do_mount_flags(const char *dev_name, const char *dir, const char *fstype,
 	sb = kzalloc(sizeof(*sb), GFP_KERNEL);
 	mnt = kzalloc(sizeof(*mnt), GFP_KERNEL);
 	err = sb && mnt ? 0 : -ENOMEM;
-	if (!err) {
-		sb->s_type = type;
-		sb->s_dev = get_anon_dev();
-		if (!sb->s_dev)
-			err = -EMFILE;
-		sb->s_flags = flags & MS_RDONLY ? SB_RDONLY : 0;
-		INIT_LIST_HEAD(&sb->s_inodes);
-		mutex_init(&sb->s_vfs_rename_mutex);
-		if (!err && (type->fs_flags & FS_REQUIRES_DEV))
-			err = get_bdev(dev_name, &sb->s_bdev);
-	}
+	if (!err)
+		err = init_super(sb, type, flags & MS_RDONLY ? SB_RDONLY : 0);
+	if (!err && (type->fs_flags & FS_REQUIRES_DEV))
+		err = get_bdev(dev_name, &sb->s_bdev);
 	if (!err)
 		err = type->mount(sb);
 	if (err) {
