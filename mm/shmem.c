@@ -28,6 +28,13 @@
  * (AS_UNEVICTABLE), so its pages go straight to the unevictable list and
  * reclaim never looks at them; everything else is tmpfs's.
  *
+ * SysV shared memory (kernel/ipc/shm.c).  A segment is a regular file
+ * that shmem_file_setup makes on the kernel's own instance (kern_mount:
+ * in no namespace, no size limit, as Linux's shm_mnt) with no name, so
+ * its last fput frees it.  SHM_LOCK is shmem_lock: the file's mapping
+ * becomes AS_UNEVICTABLE as ramfs's are, and SHM_UNLOCK clears it and
+ * lets scan_mapping_unevictable_pages hand the pages back to reclaim.
+ *
  * The size limit (size=, default half of RAM as Linux's) counts the pages
  * in the files' caches, in sbinfo->used_blocks: a page is charged when it
  * enters a cache (readpage, or prepare_write of a page about to be wholly
@@ -96,8 +103,10 @@
 #include <mm/shmem.h>
 #include <mm/slab.h>
 #include <mm/swap.h>
+#include <pageturn/mutex.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
+#include <uapi/fcntl.h>
 #include <uapi/magic.h>
 
 #define BOGO_DIRENT_SIZE	20	/* a directory's i_size per entry */
@@ -750,7 +759,8 @@ static int shmem_fill_super_common(struct super_block *sb, bool ramfs)
 
 	if (!sbinfo)
 		return -ENOMEM;
-	sbinfo->max_blocks = ramfs ? 0 : totalram_pages / 2;
+	/* The kernel's own instance (SysV shm's) has no limit, as Linux's. */
+	sbinfo->max_blocks = ramfs || (sb->s_flags & SB_NOUSER) ? 0 : totalram_pages / 2;
 	sbinfo->ramfs = ramfs;
 	sbinfo->next_ino = 1;
 	sb->s_fs_info = sbinfo;
@@ -843,4 +853,41 @@ struct address_space *shmem_mapping(struct inode *inode)
 	if (!inode || inode->i_sb->s_type != &shmem_fs_type)
 		return NULL;
 	return inode->i_mapping;
+}
+
+/* The tmpfs instance behind shmem_file_setup (Linux's shm_mnt), made at
+ * the first call; shm_mnt_mutex keeps two first calls from making two. */
+static struct super_block *shm_mnt;
+static DEFINE_MUTEX(shm_mnt_mutex);
+
+int shmem_file_setup(loff_t size, struct file **res)
+{
+	struct inode *inode;
+	int err = 0;
+
+	if (size < 0)
+		return -EINVAL;
+	mutex_lock(&shm_mnt_mutex);
+	if (!shm_mnt)
+		err = kern_mount(&shmem_fs_type, &shm_mnt);
+	mutex_unlock(&shm_mnt_mutex);
+	if (err)
+		return err;
+	err = shmem_get_inode(shm_mnt, NULL, S_IFREG | S_IRWXU | S_IRWXG | S_IRWXO, 0, &inode);
+	if (err)
+		return err;
+	/* No name holds it: the last iput, from the last file, frees it. */
+	inode->i_nlink = 0;
+	inode->i_size = size;
+	return vfs_open_inode(inode, O_RDWR, res);
+}
+
+void shmem_lock(struct file *file, int lock)
+{
+	struct address_space *mapping = file->f_inode->i_mapping;
+
+	if (lock)
+		mapping_set_unevictable(mapping);
+	else
+		mapping_clear_unevictable(mapping);
 }

@@ -32,4 +32,24 @@ int shmem_usage(const char *dir, unsigned long *max_pages, unsigned long *used_p
  * the VFS inode does not have yet); NULL for any other inode. */
 struct address_space *shmem_mapping(struct inode *inode);
 
+/*
+ * A tmpfs file of size bytes that no directory names (Linux's
+ * shmem_file_setup, for SysV shm segments): open for reading and writing,
+ * on the kernel's own tmpfs, which has no size limit (Linux's takes a
+ * name for its dentry, and VM_NORESERVE: Pageturn has neither).  0 with
+ * the file in *res, -EINVAL (size < 0), -ENOMEM or -EMFILE.  The file's
+ * inode and pages go at its last fput.
+ */
+int shmem_file_setup(loff_t size, struct file **res);
+
+/*
+ * SHM_LOCK (lock 1) or SHM_UNLOCK (0) a shmem_file_setup file (Linux's
+ * shmem_lock): its mapping becomes unevictable, so every page faulted or
+ * read into it from now on goes to the unevictable list, and pages on the
+ * other lists are culled to it when reclaim meets them; unlocking lets
+ * reclaim have them again once scan_mapping_unevictable_pages moves them
+ * back (the caller's job, as Linux's shmctl does it).
+ */
+void shmem_lock(struct file *file, int lock);
+
 #endif
