@@ -126,6 +126,12 @@ long sys_mlockall(int flags);
 long sys_munlockall(void);
 long sys_msync(unsigned long start, size_t len, int flags);
 
+/* kernel/ipc/shm.c */
+long sys_shmget(int key, size_t size, int shmflg);
+long sys_shmat(int shmid, unsigned long shmaddr, int shmflg);
+long sys_shmdt(unsigned long shmaddr);
+long sys_shmctl(int shmid, int cmd, void __user *buf);
+
 /* kernel/exec.c */
 long sys_execve(const char __user *filename, const char __user *const __user *argv,
 		const char __user *const __user *envp);
