@@ -719,18 +719,21 @@ def reclaim_stress_case(build, name, cmdline_extra=""):
 
 
 def mlock_case(build, name, mem):
-    """user/tests/mlock_lru.c at a small -m with a virtio disk: 1 MiB of
-    anonymous memory and a 1 MiB mapping of a file stay mlocked, resident
-    and intact while a file of twice the RAM is read, with Mlocked,
-    Unevictable and the unevictable_pgs_* counters checked on the way in
-    and out.  e2fsck -fn must find the disk clean afterwards."""
+    """user/tests/mlock_lru.c and shm_lock.c at a small -m with a virtio
+    disk: 1 MiB of anonymous memory and a 1 MiB mapping of a file stay
+    mlocked, resident and intact while a file of twice the RAM is read,
+    with Mlocked, Unevictable and the unevictable_pgs_* counters checked on
+    the way in and out; then a SHM_LOCKed SysV segment stays on the
+    unevictable list through another such read and is rescued by
+    SHM_UNLOCK.  e2fsck -fn must find the disk clean afterwards."""
     workdir = os.path.join(build, "tests", name)
     image = ext2_disk(workdir, {}, 4096, 320)
     return QemuCase(
-        name, LISTS_CHECK + " init=/sbin/init -- /usr/tests/runner mlock_lru",
-        mem=mem, timeout=300, qemu_args=VDA_ARGS,
-        expect=[r"^# wrote \d+ MiB", r"^# mlock_lru: PASS \(",
-                r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"] + LISTS_CHECKED,
+        name, LISTS_CHECK + " init=/sbin/init -- /usr/tests/runner mlock_lru shm_lock",
+        mem=mem, timeout=420, qemu_args=VDA_ARGS,
+        expect=[r"^# wrote \d+ MiB", r"^# mlock_lru: PASS \(", r"^# read a file of \d+ MiB",
+                r"^# shm_lock: PASS \(",
+                r"^user tests: 2 passed, 0 failed$", r"^init: powering off$"] + LISTS_CHECKED,
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",),
         check=lambda session: ext2_fsck_problems(image))
 

@@ -77,6 +77,7 @@ static const struct test tests[] = {
 	{ "reclaim_file", 0 },
 	{ "reclaim_stress", 0 },
 	{ "mlock_lru", 0 },
+	{ "shm_lock", 0 },
 	{ "ext2_race", 0 },
 	{ "syscall_fuzz", 0 },
 	{ "race_fuzz", 0 },
