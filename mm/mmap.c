@@ -55,7 +55,8 @@
  * fail (allocating a VMA, splitting one) is done before anything visible
  * changes, and a second split that fails undoes the first by merging it
  * back (a VMA with vm_ops, which never merges, stays two VMAs that map
- * what the one did: only /proc/PID/maps tells).  For that reason vma_merge here merges a VMA that is already on
+ * what the one did, as /proc/PID/maps and SysV shm's shm_nattch show).
+ * For that reason vma_merge here merges a VMA that is already on
  * the list with its neighbours, where Linux's takes the range a VMA would
  * have and avoids allocating one; callers link or change a VMA first and
  * merge after.  A failing mmap, munmap, mprotect or mlock therefore

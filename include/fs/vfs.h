@@ -152,7 +152,7 @@ struct vfsmount {
 
 /* super_block.s_flags (Linux's SB_* values, which equal MS_*) */
 #define SB_RDONLY	1	/* mounted read-only: changes give -EROFS */
-#define SB_NOUSER	(1 << 31)	/* kern_mount's: in no namespace (Linux's) */
+#define SB_NOUSER	(1ul << 31)	/* kern_mount's: in no namespace (Linux's) */
 
 struct super_block {
 	struct file_system_type *s_type;

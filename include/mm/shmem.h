@@ -46,7 +46,8 @@ int shmem_file_setup(loff_t size, struct file **res);
  * SHM_LOCK (lock 1) or SHM_UNLOCK (0) a shmem_file_setup file (Linux's
  * shmem_lock): its mapping becomes unevictable, so every page faulted or
  * read into it from now on goes to the unevictable list, and pages on the
- * other lists are culled to it when reclaim meets them; unlocking lets
+ * anon lists are culled to it when reclaim scans them (with swap on, or
+ * under lru=single); unlocking lets
  * reclaim have them again once scan_mapping_unevictable_pages moves them
  * back (the caller's job, as Linux's shmctl does it).
  */

@@ -33,10 +33,13 @@
  * memory (which may sleep on a fault) only before it looks the segment up
  * or after it is done with it.
  *
- * SHM_LOCK makes the segment's mapping unevictable (shmem_lock): its
- * pages go on the unevictable list, are never scanned, and count in
- * Unevictable; SHM_UNLOCK clears that and scan_mapping_unevictable_pages
- * moves the pages back to the anon lists (unevictable_pgs_rescued).
+ * SHM_LOCK makes the segment's mapping unevictable (shmem_lock): pages
+ * that enter it from then on go on the unevictable list, are never
+ * scanned, and count in Unevictable; pages already resident stay on the
+ * anon lists until reclaim meets them (shrink_page_list culls them),
+ * which without swap happens only under lru=single, as in Linux 2.6.28.
+ * SHM_UNLOCK clears that and scan_mapping_unevictable_pages moves the
+ * pages back to the anon lists (unevictable_pgs_rescued).
  *
  * Every process is root, so permissions are kept and reported but never
  * refuse anything (Linux's CAP_IPC_OWNER and CAP_IPC_LOCK).  There is one
@@ -104,7 +107,10 @@ static struct shmid_kernel *shm_find_key(int32_t key)
 }
 
 /* Take shp out of the table, drop its file (its pages go with the last
- * reference) and free it.  Only when shm_nattch is 0. */
+ * reference) and free it.  Only when shm_nattch is 0.  Called from
+ * shm_close, which may not sleep: this fput is never the inode's last
+ * reference there, since the closing VMA's attach file still holds one,
+ * so no eviction (truncate_inode_pages) runs here from a VMA's close. */
 static void shm_destroy(struct shmid_kernel *shp)
 {
 	int idx = shp->id % SEQ_MULTIPLIER;
@@ -180,7 +186,8 @@ static bool is_shm_vma(const struct vm_area_struct *vma)
 
 /* A new segment of size bytes under key (Linux's newseg): its id, or
  * -EINVAL (size out of SHMMIN..SHMMAX), -ENOSPC (SHMMNI segments, or
- * SHMALL pages, in use), -ENOMEM. */
+ * SHMALL pages, in use), -ENOMEM; -EAGAIN (never seen by the caller of
+ * shmget) when another shmget made key while this one slept. */
 static long newseg(int32_t key, size_t size, int shmflg)
 {
 	unsigned long pages = seg_pages(size);
@@ -208,7 +215,7 @@ static long newseg(int32_t key, size_t size, int shmflg)
 	/* Both calls above may sleep: the table is looked at only now.  Another
 	 * shmget may have taken the last slot, or the key, meanwhile. */
 	if (key != IPC_PRIVATE && shm_find_key(key))
-		err = -EEXIST;
+		err = -EAGAIN;
 	for (idx = 0; idx < SHMMNI && shm_segs[idx]; idx++)
 		;
 	if (!err && idx == SHMMNI)
@@ -239,12 +246,22 @@ static long newseg(int32_t key, size_t size, int shmflg)
 long sys_shmget(int key, size_t size, int shmflg)
 {
 	struct shmid_kernel *shp;
+	long ret;
 
 	if (key == IPC_PRIVATE)
 		return newseg(key, size, shmflg);
-	shp = shm_find_key(key);
-	if (!shp)
-		return shmflg & IPC_CREAT ? newseg(key, size, shmflg) : -ENOENT;
+	for (;;) {
+		shp = shm_find_key(key);
+		if (shp)
+			break;
+		if (!(shmflg & IPC_CREAT))
+			return -ENOENT;
+		ret = newseg(key, size, shmflg);
+		/* -EAGAIN: the key was made while newseg slept; it is found
+		 * now, as Linux finds it under its lock. */
+		if (ret != -EAGAIN)
+			return ret;
+	}
 	if ((shmflg & IPC_CREAT) && (shmflg & IPC_EXCL))
 		return -EEXIST;
 	if (size > shp->shm_segsz)
@@ -312,41 +329,41 @@ out:
 }
 
 /*
- * Detach the segment attached at shmaddr (Linux's sys_shmdt): the VMA that
- * starts there with offset 0 names the segment, and every VMA of that
- * attach in the segment's size from there (the pieces a split or mprotect
- * made, at the offsets they had) is unmapped.  -EINVAL if none.
+ * Detach the segment attached at shmaddr (Linux's sys_shmdt, both loops):
+ * the first shm VMA above shmaddr whose offset is its distance from
+ * shmaddr names the segment (the attach's first page may have been
+ * unmapped), and it and every other piece of the same attach that ends
+ * within the segment's size from shmaddr, at the offset it had, are
+ * unmapped.  -EINVAL if there is no such VMA.
  */
+static bool attach_piece(const struct vm_area_struct *vma, unsigned long shmaddr)
+{
+	return is_shm_vma(vma) && (vma->vm_start - shmaddr) >> PAGE_SHIFT == vma->vm_pgoff;
+}
+
 long sys_shmdt(unsigned long shmaddr)
 {
 	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma, *next;
+	struct vm_area_struct *vma;
 	struct file *file = NULL;
-	unsigned long end = 0, addr;
+	unsigned long end = TASK_SIZE, addr = shmaddr;
 	int err;
 
 	if (shmaddr & ~PAGE_MASK)
 		return -EINVAL;
-	/* file is compared with, never followed, once its VMAs may be gone;
-	 * each step finds the next VMA afresh, after do_munmap. */
-	for (vma = find_vma(mm, shmaddr); vma; vma = next) {
-		next = vma_next(vma);
+	/* Each step finds its VMA afresh after do_munmap; file is compared
+	 * with, never followed, once the attach's VMAs may be gone. */
+	while ((vma = find_vma(mm, addr)) && vma->vm_end <= end) {
+		addr = vma->vm_end;
+		if (!attach_piece(vma, shmaddr) || (file && vma->vm_file != file))
+			continue;
 		if (!file) {
-			if (vma->vm_start != shmaddr || vma->vm_pgoff || !is_shm_vma(vma))
-				return -EINVAL;
 			file = vma->vm_file;
 			end = shmaddr + (seg_pages(vma_shm(vma)->shm_segsz) << PAGE_SHIFT);
 		}
-		if (vma->vm_start >= end)
-			break;
-		if (vma->vm_file != file ||
-		    (vma->vm_start - shmaddr) >> PAGE_SHIFT != vma->vm_pgoff)
-			continue;
-		addr = vma->vm_end;
 		err = do_munmap(mm, vma->vm_start, vma->vm_end - vma->vm_start);
 		if (err)
 			return err;
-		next = addr < end ? find_vma(mm, addr) : NULL;
 	}
 	return file ? 0 : -EINVAL;
 }
@@ -431,6 +448,8 @@ long sys_shmctl(int shmid, int cmd, void __user *buf)
 		break;
 	case SHM_STAT:
 	case SHM_STAT_ANY:
+		/* An index; a full id names its index, as Linux's ipcid_to_idx. */
+		shmid %= SEQ_MULTIPLIER;
 		if (shmid >= SHMMNI || !shm_segs[shmid])
 			return -EINVAL;
 		shp = shm_segs[shmid];

@@ -199,6 +199,31 @@ static void test_attach(void)
 		  strerror(errno));
 }
 
+/* shmdt after the attach's first page was unmapped, and SHM_STAT by a
+ * full id, as Linux answers both. */
+static void test_detach_rest(void)
+{
+	int id = shmget(IPC_PRIVATE, 4 * 4096, IPC_CREAT | 0600);
+	struct shmid_ds ds;
+	char *p;
+
+	if (id < 0)
+		tap_bail("shmget: %s", strerror(errno));
+	tap_check(shmctl(id, SHM_STAT, &ds) == id, "SHM_STAT of a full id answers the id",
+		  "%s", strerror(errno));
+	p = shmat(id, NULL, 0);
+	if (p == (void *)-1)
+		tap_bail("shmat: %s", strerror(errno));
+	p[3 * 4096] = 1;
+	tap_check(munmap(p, 4096) == 0 && nattch(id) == 1, "munmap of the attach's first page",
+		  "nattch %lu", nattch(id));
+	tap_check(shmdt(p + 4096) < 0 && errno == EINVAL, "shmdt of its second page: EINVAL", "%s",
+		  strerror(errno));
+	tap_check(shmdt(p) == 0 && nattch(id) == 0, "shmdt at the attach's address takes the rest",
+		  "nattch %lu", nattch(id));
+	shmctl(id, IPC_RMID, NULL);
+}
+
 /* A file of twice the RAM on Pageturn (16 MiB on the build machine),
  * read once; its path is removed afterwards.  0 when there is no disk
  * for it (Pageturn without a virtio disk). */
@@ -306,6 +331,7 @@ int main(void)
 {
 	test_get();
 	test_attach();
+	test_detach_rest();
 	test_lock();
 	return tap_done();
 }
