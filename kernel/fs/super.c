@@ -79,22 +79,22 @@ static struct file_system_type *get_fs_type(const char *name)
 	return NULL;
 }
 
-/* The block device dev_name ("vda" or "/dev/vda"), if not mounted yet:
- * 0, -ENOENT or -EBUSY. */
-static int get_bdev(const char *dev_name, struct block_device **res)
+/* The block device dev_name ("vda" or "/dev/vda"), claimed for sb
+ * (bd_claim): 0, -ENOENT, or -EBUSY when it is mounted already or a swap
+ * area. */
+static int get_bdev(const char *dev_name, struct super_block *sb)
 {
-	struct vfsmount *mnt;
-
 	if (!dev_name)
 		return -EINVAL;
 	if (strncmp(dev_name, "/dev/", 5) == 0)
 		dev_name += 5;
-	*res = lookup_bdev(dev_name);
-	if (!*res)
+	sb->s_bdev = lookup_bdev(dev_name);
+	if (!sb->s_bdev)
 		return -ENOENT;
-	list_for_each_entry(mnt, &mounts, mnt_list)
-		if (mnt->mnt_sb->s_bdev == *res)
-			return -EBUSY;
+	if (bd_claim(sb->s_bdev, sb)) {
+		sb->s_bdev = NULL;
+		return -EBUSY;
+	}
 	return 0;
 }
 
@@ -203,11 +203,13 @@ int do_mount_flags(const char *dev_name, const char *dir, const char *fstype,
 		INIT_LIST_HEAD(&sb->s_inodes);
 		mutex_init(&sb->s_vfs_rename_mutex);
 		if (!err && (type->fs_flags & FS_REQUIRES_DEV))
-			err = get_bdev(dev_name, &sb->s_bdev);
+			err = get_bdev(dev_name, sb);
 	}
 	if (!err)
 		err = type->mount(sb);
 	if (err) {
+		if (sb && sb->s_bdev)
+			bd_release(sb->s_bdev);
 		kfree(mnt);
 		kfree(sb);
 		if (mountpoint) {
