@@ -578,7 +578,7 @@ static char *swap_path(const char *name)
 		if (len > 1)
 			buf[len++] = '/';
 		if ((size_t)len + strlen(name) < PATH_MAX) {
-			strlcpy(buf + len, name, PATH_MAX - len);
+			memcpy(buf + len, name, strlen(name) + 1);
 			path = kstrdup(buf, GFP_KERNEL);
 		}
 	}
@@ -967,8 +967,8 @@ static long swapon_bdev(const char *name)
 	p->name = kmalloc(strlen(name) + 6, GFP_KERNEL);
 	if (!p->name)
 		goto bad;
-	strlcpy(p->name, "/dev/", 6);
-	strlcpy(p->name + 5, name, strlen(name) + 1);
+	memcpy(p->name, "/dev/", 5);
+	memcpy(p->name + 5, name, strlen(name) + 1);
 	err = bd_claim(bdev, p);
 	if (err) {
 		printk(KERN_ERR "swapon %s: the device is in use (mounted, or swap already)\n",
