@@ -833,7 +833,7 @@ static long do_swapoff(const char *name)
 	int type, prev, i;
 	long err;
 
-	err = vfs_open(name, O_RDONLY | O_LARGEFILE, 0, &file);
+	err = vfs_open(name, O_RDWR | O_LARGEFILE, 0, &file);
 	if (err)
 		return err;
 	mutex_lock(&swapon_mutex);
