@@ -38,6 +38,10 @@
  * above BLK_RA_MAX_SECTORS is -EINVAL (Linux takes any value; a window
  * that large would only pin memory here).  There is no privilege model,
  * so BLKRASET and BLKFLSBUF need none.
+ *
+ * Exclusive use (Linux 2.6.28's bd_claim): a mount and a swap area each
+ * claim their device, and a device someone holds is -EBUSY for the
+ * other; the node still reads and writes (as root's does on Linux).
  */
 #include <asm/page.h>
 #include <asm/uaccess.h>

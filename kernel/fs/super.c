@@ -4,7 +4,8 @@
  *
  * register_filesystem() puts a file_system_type on a list.  do_mount()
  * makes a super_block, lets the type fill it (for a type on a device,
- * after finding the device and checking nobody mounted it already), and
+ * after finding the device and claiming it: bd_claim refuses one that is
+ * mounted already or a swap area), and
  * records a vfsmount: the super_block and the directory inode it hides,
  * which the mount holds and marks i_mounted so path walks step into the
  * mounted root (see fs/vfs.h).  The first mount is the root: "/" before
