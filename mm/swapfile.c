@@ -299,7 +299,7 @@ int swap_duplicate(swp_entry_t entry)
 	return result;
 }
 
-struct swap_info_struct *swap_info_get(unsigned int type)
+struct swap_info_struct *get_swap_info_struct(unsigned int type)
 {
 	struct swap_info_struct *p = NULL;
 	unsigned long flags;
@@ -561,7 +561,8 @@ static void enable_swap_info(struct swap_info_struct *p, int prio)
 }
 
 /* An absolute path for the name swapon was given, as /proc/swaps shows
- * it: kmalloc'd, or NULL.  May sleep. */
+ * it (the name itself when the working directory has no path): kmalloc'd,
+ * or NULL.  May sleep. */
 static char *swap_path(const char *name)
 {
 	char *buf, *path = NULL;
@@ -573,7 +574,9 @@ static char *swap_path(const char *name)
 	if (!buf)
 		return NULL;
 	len = vfs_dir_path(current_fs()->pwd, buf, PATH_MAX);
-	if (len > 0) {
+	if (len <= 0) {
+		path = kstrdup(name, GFP_KERNEL);
+	} else {
 		len = strlen(buf);
 		if (len > 1)
 			buf[len++] = '/';

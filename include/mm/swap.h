@@ -184,13 +184,15 @@ void swap_free(swp_entry_t entry);
 /* The 512-byte sector of the device where slot offset of si is.  Called
  * for a slot in use of an area that is on. */
 sector_t map_swap_page(struct swap_info_struct *si, pgoff_t offset);
-/* The area of type, or NULL if no area is on there. */
-struct swap_info_struct *swap_info_get(unsigned int type);
+/* The area of type while the type is used (set up by swapon, on, or going
+ * off), else NULL. */
+struct swap_info_struct *get_swap_info_struct(unsigned int type);
 
 /*
  * Empty the swap area type of its users so that swapoff can free it
- * (Linux's try_to_unuse): 0 when no slot is in use.  Called with
- * swapon_mutex held and the area no longer SWP_WRITEOK.
+ * (Linux's try_to_unuse): 0 when no slot is in use, else -EBUSY, since
+ * nothing reads pages back from swap.  Called with swapon_mutex held
+ * and the area no longer SWP_WRITEOK.
  */
 int try_to_unuse(unsigned int type);
 

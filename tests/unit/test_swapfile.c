@@ -625,7 +625,7 @@ static void check_against_oracle(const unsigned int *bad, unsigned int nr_bad, u
 	}
 	write_header(0, h);
 	assert_int_equal(swapon_fake(0, 0), 0);
-	si = swap_info_get(0);
+	si = get_swap_info_struct(0);
 	assert_non_null(si);
 	oracle_init(o, bad_map, AREA_PAGES - 1 - nr_bad);
 	srandom(seed);
@@ -723,7 +723,7 @@ static void test_duplicate_sticks_at_max(void **state)
 	(void)state;
 	make_disk(0, AREA_PAGES, false);
 	assert_int_equal(swapon_fake(0, 0), 0);
-	si = swap_info_get(0);
+	si = get_swap_info_struct(0);
 	e = get_swap_page();
 	for (i = 1; i < SWAP_MAP_MAX - 1; i++)
 		assert_int_equal(swap_duplicate(e), 1);
@@ -777,7 +777,7 @@ static void test_map_swap_page(void **state)
 	(void)state;
 	make_disk(0, AREA_PAGES, false);
 	assert_int_equal(swapon_fake(0, 0), 0);
-	si = swap_info_get(0);
+	si = get_swap_info_struct(0);
 	assert_int_equal(map_swap_page(si, 1), 8);
 	assert_int_equal(map_swap_page(si, AREA_PAGES - 1), (AREA_PAGES - 1) * 8);
 	assert_int_equal(swapoff_fake(0), 0);
