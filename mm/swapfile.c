@@ -414,6 +414,11 @@ static int setup_file_extents(struct swap_info_struct *si, struct inode *inode)
 
 /* ---- the header ----------------------------------------------------------- */
 
+_Static_assert(sizeof(union swap_header) == PAGE_SIZE, "the header is one page");
+_Static_assert(__builtin_offsetof(union swap_header, info.badpages) == 1536,
+	       "badpages[] starts where mkswap writes it");
+_Static_assert(MAX_SWAP_BADPAGES == 637, "Linux's MAX_SWAP_BADPAGES");
+
 unsigned long read_swap_header(const char *name, const union swap_header *h,
 			       unsigned long dev_pages)
 {
@@ -799,7 +804,7 @@ long sys_swapon(const char __user *specialfile, int swap_flags)
 }
 
 /*
- * There is no swap-in yet: nothing can bring a swapped page back into
+ * Pageturn has no swap-in: nothing brings a swapped page back into
  * memory, so an area with a slot in use cannot be emptied.  -EBUSY then.
  */
 int try_to_unuse(unsigned int type)
