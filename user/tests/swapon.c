@@ -114,10 +114,28 @@ static int write_header(int fd, unsigned int pages, unsigned int version, const 
 	return pwrite(fd, page, PAGE, 0) == PAGE ? 0 : -1;
 }
 
+/* The errno of the last call checked below (0 if it succeeded): read
+ * here, since a check's arguments may be evaluated before the call. */
+static int got_errno;
+
 static int expect_errno(long ret, int err)
 {
+	got_errno = ret == -1 ? errno : 0;
 	return ret == -1 && errno == err;
 }
+
+static int succeeds(long ret)
+{
+	got_errno = ret == -1 ? errno : 0;
+	return ret == 0;
+}
+
+/* tap_check of cond (a call through expect_errno or succeeds), with the
+ * call's errno in the details: cond is evaluated first. */
+#define check_call(cond, what) do { \
+		int ok_ = (cond); \
+		tap_check(ok_, what, "errno %d", got_errno); \
+	} while (0)
 
 /* The host: a plain file is no swap area. */
 static void host_checks(void)
@@ -145,12 +163,11 @@ static void host_checks(void)
 		unlink(path);
 		return;
 	}
-	tap_check(expect_errno(swapon(path, 0), EINVAL),
-		  "swapon of a file without a signature is EINVAL", "errno %d", errno);
+	check_call(expect_errno(swapon(path, 0), EINVAL),
+		  "swapon of a file without a signature is EINVAL");
 	tap_check(pread(fd, after, PAGE, 0) == PAGE && !memcmp(before, after, PAGE),
 		  "the file is unchanged", NULL);
-	tap_check(expect_errno(swapoff(path), EINVAL), "swapoff of a file that is not swap is EINVAL",
-		  "errno %d", errno);
+	check_call(expect_errno(swapoff(path), EINVAL), "swapoff of a file that is not swap is EINVAL");
 	close(fd);
 	unlink(path);
 }
@@ -166,34 +183,34 @@ static void device_checks(void)
 		tap_bail("open /dev/vdc: %s", strerror(errno));
 	if (pread(fd, before, PAGE, 0) != PAGE)
 		tap_bail("read /dev/vdc: %s", strerror(errno));
-	tap_check(expect_errno(swapon("/dev/vdc", 0), EINVAL),
-		  "swapon of a device without a signature is EINVAL", "errno %d", errno);
+	check_call(expect_errno(swapon("/dev/vdc", 0), EINVAL),
+		  "swapon of a device without a signature is EINVAL");
 	tap_check(pread(fd, after, PAGE, 0) == PAGE && !memcmp(before, after, PAGE),
 		  "the device is unchanged", NULL);
-	tap_check(expect_errno(swapon("/dev/vdb", 0), EBUSY),
-		  "a second swapon of /dev/vdb (on since boot) is EBUSY", "errno %d", errno);
-	tap_check(expect_errno(mount("/dev/vdb", "/mnt", "ext2", 0, NULL), EBUSY),
-		  "mounting a swap device is EBUSY", "errno %d", errno);
-	tap_check(expect_errno(swapoff("/dev/vdc"), EINVAL),
-		  "swapoff of a device that is not swap is EINVAL", "errno %d", errno);
+	check_call(expect_errno(swapon("/dev/vdb", 0), EBUSY),
+		  "a second swapon of /dev/vdb (on since boot) is EBUSY");
+	check_call(expect_errno(mount("/dev/vdb", "/mnt", "ext2", 0, NULL), EBUSY),
+		  "mounting a swap device is EBUSY");
+	check_call(expect_errno(swapoff("/dev/vdc"), EINVAL),
+		  "swapoff of a device that is not swap is EINVAL");
 
 	if (write_header(fd, 2048, 2, NULL, 0) || fsync(fd))
 		tap_bail("writing a header to /dev/vdc: %s", strerror(errno));
-	tap_check(expect_errno(swapon("/dev/vdc", 0), EINVAL),
-		  "a header of version 2 is EINVAL", "errno %d", errno);
+	check_call(expect_errno(swapon("/dev/vdc", 0), EINVAL),
+		  "a header of version 2 is EINVAL");
 	if (write_header(fd, 4096, 1, NULL, 0) || fsync(fd))
 		tap_bail("writing a header to /dev/vdc: %s", strerror(errno));
-	tap_check(expect_errno(swapon("/dev/vdc", 0), EINVAL),
-		  "a header bigger than the device is EINVAL", "errno %d", errno);
+	check_call(expect_errno(swapon("/dev/vdc", 0), EINVAL),
+		  "a header bigger than the device is EINVAL");
 	if (write_header(fd, 2048, 1, bad, 1) || fsync(fd))
 		tap_bail("writing a header to /dev/vdc: %s", strerror(errno));
-	tap_check(swapon("/dev/vdc", SWAP_FLAG_PREFER | 7) == 0,
-		  "swapon /dev/vdc with priority 7 and one bad page", "errno %d", errno);
+	check_call(succeeds(swapon("/dev/vdc", SWAP_FLAG_PREFER | 7)),
+		  "swapon /dev/vdc with priority 7 and one bad page");
 	tap_check(!read_swaps("/dev/vdc", &s) && s.prio == 7 && s.name_size == 2046 * 4 &&
 		  s.areas == 2, "/proc/swaps lists it: priority 7, 8184 KiB",
 		  "priority %ld, %ld KiB, %ld areas", s.prio, s.name_size, s.areas);
 	check_totals_agree("two areas on");
-	tap_check(swapoff("/dev/vdc") == 0, "swapoff /dev/vdc", "errno %d", errno);
+	check_call(succeeds(swapoff("/dev/vdc")), "swapoff /dev/vdc");
 	tap_check(!read_swaps("/dev/vdc", &s) && s.name_size == -1 && s.areas == 1,
 		  "it left /proc/swaps", "%ld areas", s.areas);
 	close(fd);
@@ -208,15 +225,13 @@ static void file_checks(void)
 
 	if (mount("/dev/vda", "/mnt", "ext2", 0, NULL))
 		tap_bail("mount /dev/vda: %s", strerror(errno));
-	tap_check(expect_errno(swapon("/dev/vda", 0), EBUSY), "swapon of a mounted device is EBUSY",
-		  "errno %d", errno);
+	check_call(expect_errno(swapon("/dev/vda", 0), EBUSY), "swapon of a mounted device is EBUSY");
 
 	fd = open("/mnt/holes", O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0 || write_header(fd, 64, 1, NULL, 0) || ftruncate(fd, 64 * PAGE) || fsync(fd))
 		tap_bail("making /mnt/holes: %s", strerror(errno));
 	close(fd);
-	tap_check(expect_errno(swapon("/mnt/holes", 0), EINVAL), "a swap file with holes is EINVAL",
-		  "errno %d", errno);
+	check_call(expect_errno(swapon("/mnt/holes", 0), EINVAL), "a swap file with holes is EINVAL");
 
 	fd = open("/mnt/swapfile", O_RDWR | O_CREAT | O_TRUNC, 0600);
 	for (int i = 0; fd >= 0 && i < 64; i++)
@@ -224,22 +239,18 @@ static void file_checks(void)
 			tap_bail("writing /mnt/swapfile: %s", strerror(errno));
 	if (fd < 0 || write_header(fd, 64, 1, NULL, 0) || fsync(fd))
 		tap_bail("making /mnt/swapfile: %s", strerror(errno));
-	tap_check(swapon("/mnt/swapfile", 0) == 0, "swapon of a whole swap file", "errno %d", errno);
+	check_call(succeeds(swapon("/mnt/swapfile", 0)), "swapon of a whole swap file");
 	tap_check(!read_swaps("/mnt/swapfile", &s) && s.name_size == 63 * 4 && s.prio == -2,
 		  "/proc/swaps lists it: 252 KiB, priority -2", "%ld KiB, priority %ld",
 		  s.name_size, s.prio);
-	tap_check(expect_errno(swapon("/mnt/swapfile", 0), EBUSY), "a second swapon of it is EBUSY",
-		  "errno %d", errno);
-	tap_check(expect_errno(ftruncate(fd, PAGE), ETXTBSY), "truncating it is ETXTBSY",
-		  "errno %d", errno);
+	check_call(expect_errno(swapon("/mnt/swapfile", 0), EBUSY), "a second swapon of it is EBUSY");
+	check_call(expect_errno(ftruncate(fd, PAGE), ETXTBSY), "truncating it is ETXTBSY");
 	check_totals_agree("with a swap file on");
-	tap_check(swapoff("/mnt/swapfile") == 0, "swapoff of the swap file", "errno %d", errno);
-	tap_check(ftruncate(fd, PAGE) == 0, "off, it can be truncated", "errno %d", errno);
+	check_call(succeeds(swapoff("/mnt/swapfile")), "swapoff of the swap file");
+	check_call(succeeds(ftruncate(fd, PAGE)), "off, it can be truncated");
 	close(fd);
-	tap_check(expect_errno(swapoff("/mnt/holes"), EINVAL), "swapoff of a non-swap file is EINVAL",
-		  "errno %d", errno);
-	tap_check(expect_errno(swapoff("/mnt/missing"), ENOENT), "swapoff of a missing file is ENOENT",
-		  "errno %d", errno);
+	check_call(expect_errno(swapoff("/mnt/holes"), EINVAL), "swapoff of a non-swap file is EINVAL");
+	check_call(expect_errno(swapoff("/mnt/missing"), ENOENT), "swapoff of a missing file is ENOENT");
 	unlink("/mnt/holes");
 	unlink("/mnt/swapfile");
 	sync();
