@@ -1,6 +1,6 @@
 /*
- * Memory totals and page reclaim's entry points (Linux's
- * include/linux/swap.h, v2.6.28 names).
+ * Memory totals, page reclaim's entry points, the LRU lists' and the swap
+ * areas' interfaces (Linux's include/linux/swap.h, v2.6.28 names).
  *
  * The page allocator calls reclaim in two places (mm/page_alloc.c):
  *   wakeup_kswapd      when an allocation finds its zones below pages_low
