@@ -205,29 +205,31 @@ UNIT_SRCS_exec       := kernel/exec.c kernel/elf.c
 UNIT_CFLAGS_exec     := -include tests/unit/fake_cpu.h
 UNIT_SRCS_mmap       := mm/mmap.c mm/mprotect.c mm/madvise.c mm/mlock.c tests/unit/fake_mm.c tests/unit/kernel_stubs.c
 UNIT_SRCS_ext2       := kernel/fs/buffer.c kernel/fs/mpage.c drivers/block/bio.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c kernel/lib/radix-tree.c mm/swap.c \
-	mm/vmscan.c mm/swap_state.c mm/shrinker.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c \
+	mm/vmscan.c mm/swap_state.c tests/unit/fake_swap.c mm/shrinker.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c \
 	tests/unit/ext2_image.c tests/unit/fake_rmap.c $(UNIT_IOV_ITER)
 UNIT_SRCS_ext2_symlink := kernel/fs/buffer.c kernel/fs/mpage.c drivers/block/bio.c $(wildcard kernel/fs/ext2/*.c) mm/filemap.c kernel/lib/radix-tree.c mm/swap.c \
-	mm/vmscan.c mm/swap_state.c mm/shrinker.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c \
+	mm/vmscan.c mm/swap_state.c tests/unit/fake_swap.c mm/shrinker.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c \
 	tests/unit/ext2_image.c tests/unit/fake_rmap.c $(UNIT_IOV_ITER)
-UNIT_SRCS_filemap    := mm/filemap.c kernel/lib/radix-tree.c mm/swap.c mm/vmscan.c mm/swap_state.c mm/shrinker.c mm/slab.c tests/unit/fake_machine.c \
+UNIT_SRCS_filemap    := mm/filemap.c kernel/lib/radix-tree.c mm/swap.c mm/vmscan.c mm/swap_state.c tests/unit/fake_swap.c mm/shrinker.c mm/slab.c tests/unit/fake_machine.c \
 	tests/unit/kernel_stubs.c tests/unit/fake_wait.c tests/unit/fake_rmap.c $(UNIT_IOV_ITER)
 UNIT_SRCS_rmap       := mm/rmap.c mm/memory.c mm/mmap.c mm/mprotect.c mm/mlock.c mm/pgtable.c mm/filemap.c kernel/lib/radix-tree.c \
-	mm/swap.c mm/vmscan.c mm/swap_state.c mm/shrinker.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c \
+	mm/swap.c mm/vmscan.c mm/swap_state.c tests/unit/fake_swap.c mm/shrinker.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c \
 	tests/unit/fake_wait.c $(UNIT_IOV_ITER)
-UNIT_SRCS_memory     := mm/memory.c mm/rmap.c mm/pgtable.c mm/filemap.c kernel/lib/radix-tree.c mm/swap.c mm/vmscan.c mm/swap_state.c mm/shrinker.c mm/slab.c \
+UNIT_SRCS_memory     := mm/memory.c mm/rmap.c mm/pgtable.c mm/filemap.c kernel/lib/radix-tree.c mm/swap.c mm/vmscan.c mm/swap_state.c tests/unit/fake_swap.c mm/shrinker.c mm/slab.c \
 	tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c $(UNIT_IOV_ITER)
+UNIT_SRCS_swapfile   := mm/swapfile.c drivers/block/bio.c mm/slab.c kernel/fs/seq_file.c tests/unit/fake_machine.c \
+	tests/unit/kernel_stubs.c
 UNIT_SRCS_shrinker   := mm/shrinker.c tests/unit/fake_wait.c tests/unit/kernel_stubs.c
 UNIT_SRCS_radix_tree := kernel/lib/radix-tree.c tests/unit/kernel_stubs.c
 UNIT_SRCS_oom        := mm/oom_kill.c tests/unit/kernel_stubs.c
-UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/swap_state.c mm/shrinker.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
+UNIT_SRCS_lru        := mm/swap.c mm/vmscan.c mm/swap_state.c tests/unit/fake_swap.c mm/shrinker.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
 	mm/filemap.c kernel/lib/radix-tree.c mm/slab.c tests/unit/kernel_stubs.c tests/unit/fake_zones.c \
 	tests/unit/fake_wait.c tests/unit/fake_alloc_env.c tests/unit/fake_rmap.c $(UNIT_SYSCTL) $(UNIT_IOV_ITER)
-UNIT_SRCS_vmscan     := mm/swap.c mm/vmscan.c mm/swap_state.c mm/shrinker.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
+UNIT_SRCS_vmscan     := mm/swap.c mm/vmscan.c mm/swap_state.c tests/unit/fake_swap.c mm/shrinker.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
 	mm/filemap.c kernel/lib/radix-tree.c mm/slab.c tests/unit/kernel_stubs.c tests/unit/fake_zones.c \
 	tests/unit/fake_wait.c tests/unit/fake_alloc_env.c tests/unit/fake_rmap.c $(UNIT_SYSCTL) $(UNIT_IOV_ITER)
 # lru=single's test includes mm/vmscan.c itself, to reach its static functions.
-UNIT_SRCS_vmscan_single := mm/swap.c mm/swap_state.c mm/shrinker.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
+UNIT_SRCS_vmscan_single := mm/swap.c mm/swap_state.c tests/unit/fake_swap.c mm/shrinker.c mm/vmstat.c kernel/fs/seq_file.c mm/page_alloc.c \
 	mm/filemap.c kernel/lib/radix-tree.c mm/slab.c tests/unit/kernel_stubs.c tests/unit/fake_zones.c \
 	tests/unit/fake_wait.c tests/unit/fake_alloc_env.c $(UNIT_SYSCTL) $(UNIT_IOV_ITER)
 $(B)/unit/test_vmscan_single: mm/vmscan.c

@@ -158,6 +158,7 @@ static int kernel_init(void *unused)
 		panic("kernel_init: out of memory for the first process");
 	strlcpy(args, boot_cmdline_init_args(), sizeof(args));
 	init_argv(args, argv);
+	swapon_boot();
 
 	if (path && *path) {
 		argv[0] = path;

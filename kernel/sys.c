@@ -275,6 +275,9 @@ long sys_sysinfo(struct sysinfo __user *info)
 	s.freeram = global_page_state(NR_FREE_PAGES) * PAGE_SIZE;
 	s.sharedram = global_page_state(NR_SHMEM) * PAGE_SIZE;
 	s.bufferram = nr_blockdev_pages() * PAGE_SIZE;
+	si_swapinfo(&s.totalswap, &s.freeswap);
+	s.totalswap *= PAGE_SIZE;
+	s.freeswap *= PAGE_SIZE;
 	s.procs = nr_threads;
 	s.mem_unit = 1;
 	return copy_to_user(info, &s, sizeof(s)) ? -EFAULT : 0;

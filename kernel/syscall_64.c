@@ -56,6 +56,8 @@ bool do_syscall_64(struct pt_regs *regs);
 
 static const sys_call_ptr_t sys_call_table[NR_syscalls] = {
 	SYSCALL(read)
+	SYSCALL(swapon)
+	SYSCALL(swapoff)
 	SYSCALL(write)
 	SYSCALL(readv)
 	SYSCALL(writev)

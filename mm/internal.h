@@ -194,9 +194,6 @@ struct page *follow_page(struct vm_area_struct *vma, unsigned long address);
 
 /* ---- the PTE primitives mm/memory.c shares with mm/rmap.c --------------- */
 
-/* A PROT_NONE PTE: not present, still mapping its page (mm/memory.c). */
-#define _PAGE_PROTNONE		_PAGE_GLOBAL
-
 /* Does the PTE map a page (present or PROT_NONE)? */
 static inline bool pte_mapped(pte_t pte)
 {

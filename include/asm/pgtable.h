@@ -14,6 +14,11 @@
 #define _PAGE_PSE      (1ull << 7)	/* large page in a PMD or PUD entry */
 #define _PAGE_GLOBAL   (1ull << 8)
 #define _PAGE_NX       (1ull << 63)
+/* Only in a non-present user PTE: a PROT_NONE PTE, which still maps its
+ * page (Linux's name and, as Linux's since 2.6.24, the global bit, which
+ * means nothing in a non-present entry; mm/memory.c). */
+#define _PAGE_BIT_PROTNONE 8
+#define _PAGE_PROTNONE (1ull << _PAGE_BIT_PROTNONE)
 #define PTE_PFN_MASK   0x000ffffffffff000ull
 
 #define PTRS_PER_TABLE 512

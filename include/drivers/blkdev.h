@@ -156,6 +156,10 @@ struct block_device {
 	unsigned int max_segments;	/* bio_vecs per request */
 	unsigned int max_segment_size;	/* bytes per bio_vec */
 	unsigned int major, minor;	/* the device number (docs/fs.md) */
+	/* Who uses the device exclusively: the super_block mounted from it
+	 * or the swap area on it; NULL if nobody (kernel/fs/block_dev.c's
+	 * bd_claim, under its lock). */
+	void *bd_holder;
 	/* The readahead window of files on it (BLKRASET); VM_MAX_READAHEAD
 	 * unless the driver set one. */
 	struct backing_dev_info backing_dev_info;

@@ -38,6 +38,14 @@ extern const struct file_operations def_chr_fops;
 /* What an S_IFBLK inode's open goes through (kernel/fs/block_dev.c). */
 extern const struct file_operations def_blk_fops;
 
+/* Take bdev for holder alone (a mount, a swap area): 0, or -EBUSY when
+ * someone holds it already.  bd_release gives it back.  Any context. */
+int bd_claim(struct block_device *bdev, void *holder);
+void bd_release(struct block_device *bdev);
+/* The device an open block device node reads and writes, or NULL if
+ * file is not one. */
+struct block_device *file_bdev(struct file *file);
+
 /* Add a /dev node (S_IFBLK) for every registered block device whose
  * minor fits the 8:8 encoding; called once by blk_dev_init(). */
 void blkdev_register_nodes(void);

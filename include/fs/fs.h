@@ -97,6 +97,11 @@ struct address_space_operations {
 	int (*writepages)(struct address_space *mapping);
 	int (*prepare_write)(struct address_space *mapping, struct page *page,
 			     unsigned int from, unsigned int to);
+	/* Optional (Linux's bmap): the disk block holding file block block,
+	 * both in the filesystem's blocks (the inode's i_blksize bytes), or
+	 * 0 for a hole or a block past the end.  swapon maps a swap file
+	 * with it.  May sleep (it reads indirect blocks). */
+	uint64_t (*bmap)(struct address_space *mapping, uint64_t block);
 };
 
 /* writepage's "keep this page in memory and active" (Linux's value). */

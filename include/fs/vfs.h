@@ -307,7 +307,7 @@ struct inode {
 	const struct file_operations *i_fop;
 	int i_count;			/* iget references */
 	bool i_mounted;			/* a filesystem is mounted on it */
-	unsigned int i_flags;		/* S_DEAD */
+	unsigned int i_flags;		/* S_DEAD, S_SWAPFILE */
 	unsigned int i_state;		/* I_NEW: iget is still reading it */
 	/* A directory's: held around lookups in it, changes to its entries
 	 * and readdir; a victim's: around unlink, rmdir and rename over it
@@ -328,6 +328,8 @@ struct inode {
 /* inode.i_flags (Linux's S_* inode flags) */
 #define S_DEAD		16	/* a removed directory: set by rmdir under its i_mutex */
 #define IS_DEADDIR(inode)	((inode)->i_flags & S_DEAD)
+#define S_SWAPFILE	256	/* an active swap file (mm/swapfile.c): its size stays */
+#define IS_SWAPFILE(inode)	((inode)->i_flags & S_SWAPFILE)
 
 /* What stat() reports (Linux's struct kstat); uapi's struct stat is
  * filled from it. */

@@ -1,6 +1,6 @@
 /*
- * Memory totals and page reclaim's entry points (Linux's
- * include/linux/swap.h, v2.6.28 names).
+ * Memory totals, page reclaim's entry points, the LRU lists' and the swap
+ * areas' interfaces (Linux's include/linux/swap.h, v2.6.28 names).
  *
  * The page allocator calls reclaim in two places (mm/page_alloc.c):
  *   wakeup_kswapd      when an allocation finds its zones below pages_low
@@ -14,6 +14,9 @@
 #include <mm/gfp.h>
 #include <mm/mm.h>
 #include <mm/mmzone.h>
+#include <mm/swapops.h>
+#include <drivers/blkdev.h>
+#include <pageturn/list.h>
 
 struct address_space;
 struct vm_area_struct;
@@ -71,11 +74,153 @@ extern unsigned long vm_total_pages;
  * at priority (Linux 2.6.27's reclaim_mapped)?  1 or 0. */
 int calc_reclaim_mapped(struct zone *zone, int priority, int swappiness);
 
-/* ---- swap (mm/swap_state.c) ------------------------------------------ */
+/* ---- swap areas (mm/swapfile.c; docs/swap.md) -------------------------- */
 
-/* Swap pages free and in all; both 0 while no swap area is on. */
+/*
+ * The on-disk header in slot 0 of every swap area (Linux's union
+ * swap_header, version 1, as mkswap writes it): "SWAPSPACE2" in the last
+ * 10 bytes of the page; after 1024 bytes left for a boot block or disk
+ * label, the version, the index of the last page (the area has
+ * last_page + 1 pages, header included) and a list of bad pages.
+ */
+union swap_header {
+	struct {
+		char reserved[PAGE_SIZE - 10];
+		char magic[10];
+	} magic;
+	struct {
+		char bootbits[1024];
+		uint32_t version;
+		uint32_t last_page;
+		uint32_t nr_badpages;
+		unsigned char sws_uuid[16];
+		unsigned char sws_volume[16];
+		uint32_t padding[117];
+		uint32_t badpages[1];
+	} info;
+};
+
+/* How many bad pages the header's list has room for (637). */
+#define MAX_SWAP_BADPAGES \
+	((__builtin_offsetof(union swap_header, magic.magic) - \
+	  __builtin_offsetof(union swap_header, info.badpages)) / sizeof(uint32_t))
+
+/* A swap_map count: the users of a slot (swap PTEs, tmpfs entries, and
+ * one for the swap cache); 0 is free.  A count that reaches SWAP_MAP_MAX
+ * stays there for good; SWAP_MAP_BAD marks a slot never to use (the
+ * header, a bad page). */
+#define SWAP_MAP_MAX	0x7fff
+#define SWAP_MAP_BAD	0x8000
+
+/* swap_info_struct.flags */
+enum {
+	SWP_USED	= (1 << 0),	/* the type is taken (also while swapon sets it up) */
+	SWP_WRITEOK	= (1 << 1),	/* slots may be handed out */
+	SWP_ACTIVE	= (SWP_USED | SWP_WRITEOK),
+};
+
+/* Slots one area hands out in a row before it looks for a free run again. */
+#define SWAPFILE_CLUSTER	256
+
+/*
+ * Where a run of an area's pages is on the device: pages
+ * [start_page, start_page + nr_pages) of the area are the disk's pages
+ * from start_block on (in PAGE_SIZE units).  A block device is one
+ * extent; a swap file has one per run of its blocks.
+ */
+struct swap_extent {
+	struct list_head list;
+	pgoff_t start_page;
+	pgoff_t nr_pages;
+	sector_t start_block;
+};
+
+struct file;
+
+/* One swap area (Linux's swap_info_struct).  Everything but the
+ * extents, which stay put while the area is on, is under swap_lock. */
+struct swap_info_struct {
+	unsigned long flags;		/* SWP_* */
+	int prio;			/* higher is used first */
+	struct file *swap_file;		/* the device or file, open */
+	struct block_device *bdev;	/* where the I/O goes */
+	char *name;			/* its path, as /proc/swaps shows it */
+	struct list_head extent_list;	/* struct swap_extent, by start_page */
+	unsigned short *swap_map;	/* max counts */
+	unsigned int lowest_bit;	/* no free slot below (max: none free) */
+	unsigned int highest_bit;	/* no free slot above (0: none free) */
+	unsigned int cluster_next;	/* the next slot of the current cluster */
+	unsigned int cluster_nr;	/* slots left in it */
+	unsigned int pages;		/* usable slots: max - 1 - bad pages */
+	unsigned int max;		/* slots, header included */
+	unsigned int inuse_pages;	/* slots with a count */
+	int next;			/* the next type on swap_list, -1 at the end */
+};
+
+/* Swap pages free and in all (the usable slots of the areas that are
+ * on); both 0 while none is. */
 extern long nr_swap_pages;
 extern long total_swap_pages;
+
+/*
+ * Is swap more than half used (Linux's vm_swap_full)?  Then swap-in and
+ * activation give a page's slot back rather than keep it as a clean copy.
+ */
+static inline bool vm_swap_full(void)
+{
+	return nr_swap_pages * 2 < total_swap_pages;
+}
+
+/* A free slot (its count becomes 1) from the areas of the highest
+ * priority that has one, equal priorities in turn; val 0 when there is
+ * none.  Any context (takes swap_lock). */
+swp_entry_t get_swap_page(void);
+/* One more user of entry's slot: 1, or 0 (with a console line) if the
+ * entry is not in use.  At SWAP_MAP_MAX the count sticks. */
+int swap_duplicate(swp_entry_t entry);
+/* One user of entry's slot fewer; at 0 the slot is free.  A count at
+ * SWAP_MAP_MAX stays.  A bad entry is logged and ignored. */
+void swap_free(swp_entry_t entry);
+/* The 512-byte sector of the device where slot offset of si is.  Called
+ * for a slot in use of an area that is on. */
+sector_t map_swap_page(struct swap_info_struct *si, pgoff_t offset);
+/* The area of type while the type is used (set up by swapon, on, or going
+ * off), else NULL. */
+struct swap_info_struct *get_swap_info_struct(unsigned int type);
+
+/*
+ * Empty the swap area type of its users so that swapoff can free it
+ * (Linux's try_to_unuse): 0 when no slot is in use, else -EBUSY, since
+ * nothing reads pages back from swap.  Called with swapon_mutex held
+ * and the area no longer SWP_WRITEOK.
+ */
+int try_to_unuse(unsigned int type);
+
+/* SwapTotal and SwapFree for /proc/meminfo and sysinfo(2), in pages
+ * (Linux's si_swapinfo). */
+void si_swapinfo(unsigned long *totalswap, unsigned long *freeswap);
+
+/* /proc/swaps (Linux's layout). */
+struct seq_file;
+void swaps_proc_show(struct seq_file *m);
+
+/* swapon on each device the swap= boot option lists, before init runs.
+ * Called by the first process, which has a root and a cwd. */
+void swapon_boot(void);
+
+/* Steps of swapon that tests drive too. */
+/* The number of slots (last_page + 1) the header h of a device of
+ * dev_pages pages gives, or 0 with one console line naming name for a
+ * header swapon must refuse. */
+unsigned long read_swap_header(const char *name, const union swap_header *h,
+			       unsigned long dev_pages);
+/* Fill swap_map (maxpages counts, zeroed) from h: slot 0 and each bad
+ * page SWAP_MAP_BAD.  The usable slots, or 0 (with a console line: a bad
+ * page out of range, or none usable). */
+unsigned int setup_swap_map(const char *name, const union swap_header *h,
+			    unsigned short *swap_map, unsigned long maxpages);
+
+/* ---- the swap cache (mm/swap_state.c) ---------------------------------- */
 
 /* Give a locked anonymous page a swap slot; 0 if there is none. */
 int add_to_swap(struct page *page);

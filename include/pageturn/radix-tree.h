@@ -30,6 +30,19 @@ struct radix_tree_root {
 	struct radix_tree_node *rnode;		/* NULL iff height is 0 */
 };
 
+/*
+ * An item with this bit set is a value, not a pointer (Linux 3.1's
+ * exceptional entries): tmpfs keeps a swap entry so in its page cache's
+ * slot (mm/swapops.h).  The tree stores it like any other item.
+ */
+#define RADIX_TREE_EXCEPTIONAL_ENTRY	2
+#define RADIX_TREE_EXCEPTIONAL_SHIFT	2
+
+static inline bool radix_tree_exceptional_entry(const void *arg)
+{
+	return (unsigned long)arg & RADIX_TREE_EXCEPTIONAL_ENTRY;
+}
+
 #define RADIX_TREE_INIT(mask)	{ .height = 0, .gfp_mask = (mask), .rnode = NULL }
 #define RADIX_TREE(name, mask)	struct radix_tree_root name = RADIX_TREE_INIT(mask)
 #define INIT_RADIX_TREE(root, mask)			\

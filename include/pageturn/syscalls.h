@@ -189,6 +189,9 @@ long sys_getresgid(unsigned int __user *rgid, unsigned int __user *egid, unsigne
 long sys_getgroups(int gidsetsize, unsigned int __user *grouplist);
 long sys_setgroups(int gidsetsize, const unsigned int __user *grouplist);
 long sys_sysinfo(struct sysinfo __user *info);
+/* mm/swapfile.c */
+long sys_swapon(const char __user *specialfile, int swap_flags);
+long sys_swapoff(const char __user *specialfile);
 long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
 long sys_prlimit64(int pid, unsigned int resource, const struct rlimit __user *new_rlim,
 		   struct rlimit __user *old_rlim);

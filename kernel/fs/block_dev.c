@@ -38,6 +38,10 @@
  * above BLK_RA_MAX_SECTORS is -EINVAL (Linux takes any value; a window
  * that large would only pin memory here).  There is no privilege model,
  * so BLKRASET and BLKFLSBUF need none.
+ *
+ * Exclusive use (Linux 2.6.28's bd_claim): a mount and a swap area each
+ * claim their device, and a device someone holds is -EBUSY for the
+ * other; the node still reads and writes (as root's does on Linux).
  */
 #include <asm/page.h>
 #include <asm/uaccess.h>
@@ -47,6 +51,7 @@
 #include <fs/uio.h>
 #include <fs/vfs.h>
 #include <pageturn/printk.h>
+#include <pageturn/spinlock.h>
 #include <uapi/blkdev.h>
 #include <uapi/errno.h>
 
@@ -244,4 +249,36 @@ void blkdev_register_nodes(void)
 		if (err)
 			printk(KERN_ERR "blk: no /dev/%s (error %d)\n", bdev->name, err);
 	}
+}
+
+/* ---- exclusive use (Linux 2.6.28's bd_claim) ------------------------------ */
+
+static DEFINE_SPINLOCK(bdev_claim_lock);
+
+int bd_claim(struct block_device *bdev, void *holder)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&bdev_claim_lock, flags);
+	if (bdev->bd_holder)
+		err = -EBUSY;
+	else
+		bdev->bd_holder = holder;
+	spin_unlock_irqrestore(&bdev_claim_lock, flags);
+	return err;
+}
+
+void bd_release(struct block_device *bdev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&bdev_claim_lock, flags);
+	bdev->bd_holder = NULL;
+	spin_unlock_irqrestore(&bdev_claim_lock, flags);
+}
+
+struct block_device *file_bdev(struct file *file)
+{
+	return file->f_op == &def_blk_fops ? file->private_data : NULL;
 }

@@ -54,7 +54,7 @@ static int may_open(struct inode *inode, unsigned int flags)
 }
 
 /* Set the size of inode, a regular file: the checks of truncate(2).
- * Takes inode->i_mutex. */
+ * -ETXTBSY for an active swap file.  Takes inode->i_mutex. */
 static int inode_truncate(struct inode *inode, loff_t length)
 {
 	int err;
@@ -74,9 +74,11 @@ static int inode_truncate(struct inode *inode, loff_t length)
 	if (!inode->i_op || !inode->i_op->truncate)
 		return -EPERM;
 	/* Under the file's i_mutex, as Linux's do_truncate: no write changes
-	 * the size or the block map while the filesystem sleeps freeing. */
+	 * the size or the block map while the filesystem sleeps freeing.  An
+	 * active swap file keeps both (swapon mapped its blocks, and sets
+	 * S_SWAPFILE under this mutex): -ETXTBSY, as Linux. */
 	mutex_lock(&inode->i_mutex);
-	err = inode->i_op->truncate(inode, length);
+	err = IS_SWAPFILE(inode) ? -ETXTBSY : inode->i_op->truncate(inode, length);
 	mutex_unlock(&inode->i_mutex);
 	return err;
 }

@@ -4,7 +4,8 @@
  *
  * register_filesystem() puts a file_system_type on a list.  do_mount()
  * makes a super_block, lets the type fill it (for a type on a device,
- * after finding the device and checking nobody mounted it already), and
+ * after finding the device and claiming it: bd_claim refuses one that is
+ * mounted already or a swap area), and
  * records a vfsmount: the super_block and the directory inode it hides,
  * which the mount holds and marks i_mounted so path walks step into the
  * mounted root (see fs/vfs.h).  The first mount is the root: "/" before
@@ -79,22 +80,22 @@ static struct file_system_type *get_fs_type(const char *name)
 	return NULL;
 }
 
-/* The block device dev_name ("vda" or "/dev/vda"), if not mounted yet:
- * 0, -ENOENT or -EBUSY. */
-static int get_bdev(const char *dev_name, struct block_device **res)
+/* The block device dev_name ("vda" or "/dev/vda"), claimed for sb
+ * (bd_claim): 0, -ENOENT, or -EBUSY when it is mounted already or a swap
+ * area. */
+static int get_bdev(const char *dev_name, struct super_block *sb)
 {
-	struct vfsmount *mnt;
-
 	if (!dev_name)
 		return -EINVAL;
 	if (strncmp(dev_name, "/dev/", 5) == 0)
 		dev_name += 5;
-	*res = lookup_bdev(dev_name);
-	if (!*res)
+	sb->s_bdev = lookup_bdev(dev_name);
+	if (!sb->s_bdev)
 		return -ENOENT;
-	list_for_each_entry(mnt, &mounts, mnt_list)
-		if (mnt->mnt_sb->s_bdev == *res)
-			return -EBUSY;
+	if (bd_claim(sb->s_bdev, sb)) {
+		sb->s_bdev = NULL;
+		return -EBUSY;
+	}
 	return 0;
 }
 
@@ -225,10 +226,12 @@ int do_mount_flags(const char *dev_name, const char *dir, const char *fstype,
 	if (!err)
 		err = init_super(sb, type, flags & MS_RDONLY ? SB_RDONLY : 0);
 	if (!err && (type->fs_flags & FS_REQUIRES_DEV))
-		err = get_bdev(dev_name, &sb->s_bdev);
+		err = get_bdev(dev_name, sb);
 	if (!err)
 		err = type->mount(sb);
 	if (err) {
+		if (sb && sb->s_bdev)
+			bd_release(sb->s_bdev);
 		kfree(mnt);
 		kfree(sb);
 		if (mountpoint) {

@@ -848,6 +848,82 @@ def blkdev_hostile_case(build):
         reject=USER_REJECT + (r"# skipped",))
 
 
+SWAP_AREA_SIZE = 256 << 20
+SWAP_SCRATCH_SIZE = 8 << 20
+
+
+def swap_disks(build, name):
+    """The disks of the swap cases: /dev/vda an empty ext2 with 4 KiB
+    blocks (for swap files), /dev/vdb a sparse 256 MiB area made by the
+    host's mkswap (on from boot with swap=vdb), /dev/vdc 8 MiB of zeroes.
+    Returns the workdir, the ext2 image and the QEMU arguments."""
+    workdir = os.path.join(build, "tests", name)
+    image = ext2_disk(workdir, {}, 4096, 32)
+    area = os.path.join(workdir, "area.img")
+    scratch = os.path.join(workdir, "scratch.img")
+    for path, size in ((area, SWAP_AREA_SIZE), (scratch, SWAP_SCRATCH_SIZE)):
+        with open(path, "wb") as f:
+            f.truncate(size)
+    subprocess.run(["mkswap", area], check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    args = VDA_ARGS + [
+        "-drive", "if=none,id=vd1,format=raw,file={workdir}/area.img",
+        "-device", "virtio-blk-pci,drive=vd1",
+        "-drive", "if=none,id=vd2,format=raw,file={workdir}/scratch.img",
+        "-device", "virtio-blk-pci,drive=vd2"]
+    return workdir, image, args
+
+
+def swap_header_problems(path, pages):
+    """The header mkswap wrote at path must still be there, saying pages."""
+    with open(path, "rb") as f:
+        page = f.read(4096)
+    version, last_page = struct.unpack_from("<II", page, 1024)
+    if page[4086:] != b"SWAPSPACE2" or version != 1 or last_page != pages - 1:
+        return ["%s: the swap header no longer says SWAPSPACE2, version 1, last_page %d"
+                % (path, pages - 1)]
+    return []
+
+
+def swap_case(build):
+    """user/tests/swapon.c on the swap disks: swapon and swapoff of
+    devices and ext2 swap files at the system-call level, each refusal's
+    errno and console line, priorities, /proc/swaps against /proc/meminfo
+    and sysinfo.  Afterwards e2fsck -fn must find /dev/vda clean and the
+    host's header on /dev/vdb must be untouched."""
+    name = "swap_virtio_bios"
+    workdir, image, args = swap_disks(build, name)
+    return QemuCase(
+        name, "swap=vdb init=/sbin/init -- /usr/tests/runner swapon", timeout=180,
+        qemu_args=args,
+        expect=[r"Adding 262140k swap on /dev/vdb\.  Priority:-1 extents:1 across:262144k$",
+                r"swapon /dev/vdc: Unable to find swap-space signature$",
+                r"swapon /dev/vdc: Unable to handle swap header version 2$",
+                r"swapon /mnt/holes: swapfile has holes$",
+                r"^# swapon: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"],
+        reject=USER_REJECT + (r"# skip",),
+        check=lambda session: ext2_fsck_problems(image) + swap_header_problems(
+            os.path.join(workdir, "area.img"), SWAP_AREA_SIZE >> 12))
+
+
+def swap_busybox_case(build):
+    """user/tests/swap.sh: Debian's busybox mkswap, swapon and swapoff on
+    the swap disks (a device, an ext2 swap file, refusals), checked by
+    /proc/swaps and /proc/meminfo.  Afterwards e2fsck -fn must find
+    /dev/vda clean, and /dev/vdc must hold busybox's header."""
+    name = "swap_busybox_virtio_bios"
+    workdir, image, args = swap_disks(build, name)
+    return QemuCase(
+        name, "swap=vdb init=/sbin/init -- /bin/sh /usr/tests/swap.sh", timeout=180,
+        qemu_args=args,
+        expect=[r"^# swap\.sh: \d+ passed, 0 failed$",
+                r"^init: /bin/sh finished: exit status 0$"],
+        reject=USER_REJECT,
+        check=lambda session: ext2_fsck_problems(image) + swap_header_problems(
+            os.path.join(workdir, "scratch.img"), SWAP_SCRATCH_SIZE >> 12))
+
+
 def user_busybox_case(build):
     """init runs /usr/tests/busybox.sh, Debian's busybox doing a user's
     everyday work; besides its own checks, the tools' raw output must
@@ -1172,6 +1248,8 @@ def cases(build):
         mlock_case(build, "mlock_lru_64m_bios", "64M"),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
+        swap_case(build),
+        swap_busybox_case(build),
         bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),

@@ -84,6 +84,12 @@ unsigned long nr_blockdev_pages(void)
 	return 7;
 }
 
+void si_swapinfo(unsigned long *totalswap, unsigned long *freeswap)
+{
+	*totalswap = 1000;
+	*freeswap = 600;
+}
+
 unsigned long task_rlimit(const struct task_struct *p, unsigned int resource)
 {
 	(void)p;
@@ -439,6 +445,8 @@ static void test_meminfo(void **state)
 	assert_int_equal(meminfo_field(s, "AnonPages:"), 44);
 	assert_int_equal(meminfo_field(s, "Mapped:"), 52);
 	assert_int_equal(meminfo_field(s, "KernelStack:"), 23 * 16);
+	assert_int_equal(meminfo_field(s, "SwapTotal:"), 4000);
+	assert_int_equal(meminfo_field(s, "SwapFree:"), 2400);
 	assert_int_equal(meminfo_field(s, "CommitLimit:"), 262144);
 	/* Private writable: data 2, heap 35, stack 33; shared anonymous 2. */
 	assert_int_equal(meminfo_field(s, "Committed_AS:"), 72 * 4);

@@ -38,6 +38,8 @@
  *                  file, zeroing the page past the end first.  A hole
  *                  under non-zero data (a page dirtied without write(), as
  *                  a store through a mapping will) gets a block then.
+ *   bmap           ext2_get_block without allocating: where a block of
+ *                  the file is on the disk (swapon maps swap files so).
  * ext2_write() hands the page cache one block at a time and moves the
  * end of the file past each block's bytes.  A write that ends short past
  * the end (its source faulted after prepare_write had allocated, or the
@@ -566,7 +568,17 @@ static int ext2_writepages(struct address_space *mapping)
 	return mpage_writepages(mapping, &geo);
 }
 
+static uint64_t ext2_bmap(struct address_space *mapping, uint64_t block)
+{
+	sector_t pblock;
+
+	if (ext2_get_block_mpage(mapping, block, false, &pblock))
+		return 0;
+	return pblock;
+}
+
 static const struct address_space_operations ext2_aops = {
+	.bmap = ext2_bmap,
 	.readpage = ext2_readpage,
 	.readpages = ext2_readpages,
 	.writepage = ext2_writepage,

@@ -100,9 +100,10 @@ static unsigned long vm_committed_as(void)
 
 void meminfo_proc_show(struct seq_file *m)
 {
-	unsigned long lru[NR_LRU_LISTS];
+	unsigned long lru[NR_LRU_LISTS], totalswap, freeswap;
 	enum lru_list l;
 
+	si_swapinfo(&totalswap, &freeswap);
 	for_each_lru(l)
 		lru[l] = global_page_state(NR_LRU_BASE + l);
 
@@ -120,8 +121,8 @@ void meminfo_proc_show(struct seq_file *m)
 	show_val_kb(m, "Inactive(file):", lru[LRU_INACTIVE_FILE]);
 	show_val_kb(m, "Unevictable:", lru[LRU_UNEVICTABLE]);
 	show_val_kb(m, "Mlocked:", global_page_state(NR_MLOCK));
-	show_val_kb(m, "SwapTotal:", 0);
-	show_val_kb(m, "SwapFree:", 0);
+	show_val_kb(m, "SwapTotal:", totalswap);
+	show_val_kb(m, "SwapFree:", freeswap);
 	show_val_kb(m, "Dirty:", global_page_state(NR_FILE_DIRTY));
 	show_val_kb(m, "Writeback:", global_page_state(NR_WRITEBACK));
 	show_val_kb(m, "AnonPages:", global_page_state(NR_ANON_PAGES));
