@@ -601,8 +601,12 @@ static pageout_t pageout(struct page *page, struct address_space *mapping)
 static int __remove_mapping(struct address_space *mapping, struct page *page)
 {
 	if (page_count(page) != 2 || PageDirty(page) || page_mapped(page) ||
-	    page->mapping != mapping)
+	    page_mapping(page) != mapping)
 		return 0;
+	if (PageSwapCache(page)) {
+		delete_from_swap_cache(page);	/* the slot and the cache's reference */
+		return 1;
+	}
 	remove_from_page_cache(page);
 	page_cache_release(page);	/* the cache's reference */
 	return 1;
