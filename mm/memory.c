@@ -25,6 +25,12 @@
  *              nothing in a non-present entry) marks it, and the address
  *              is kept.  change_protection() makes it so for a VMA with
  *              no access, and makes it present again later.
+ *   swap       not present, holding the swap entry (mm/swapops.h) of the
+ *              slot where an anonymous page's data went (try_to_unmap);
+ *              neither none nor PROT_NONE.  A fault reads it back
+ *              (do_swap_page); fork duplicates the entry, zap frees it;
+ *              change_protection and msync pass it by.  Each counts once
+ *              in its slot's swap_map and in mm->swap_ents.
  *
  * Which page a present PTE maps, and whether it is writable:
  *
@@ -60,8 +66,9 @@
  *   - a writable PTE in a private VMA maps an anonymous page mapped by
  *     that PTE alone;
  *   - an anonymous page is on an LRU list (whose reference keeps it, see
- *     mm/swap.c) exactly while it is mapped: the last unmap takes it off,
- *     and the last put_page then frees it.
+ *     mm/swap.c) exactly while it is mapped or in the swap cache: the
+ *     last unmap of a page outside the swap cache takes it off
+ *     (free_swap_cache), and the last put_page then frees it.
  *
  * The TLB.  A translation the CPU cached is dropped when a present PTE of
  * the live address space changes (set_pte_at); an address space that is

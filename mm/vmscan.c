@@ -42,7 +42,12 @@
  *                                      UNEVICTABLE (!page_evictable:
  *                                      mlocked, or try_to_unmap found a
  *                                      locked VMA), or unmap, write if
- *                                      dirty, and free.  UNEVICTABLE is
+ *                                      dirty, and free (an anon page
+ *                                      first gets a swap slot, add_to_swap,
+ *                                      whose entry try_to_unmap leaves in
+ *                                      its PTEs; it is written by
+ *                                      swap_writepage and freed from the
+ *                                      swap cache).  UNEVICTABLE is
  *                                      never scanned; munlock and
  *                                      scan_mapping_unevictable_pages
  *                                      rescue pages from it (mm/mlock.c).
