@@ -217,7 +217,7 @@ UNIT_SRCS_rmap       := mm/rmap.c mm/memory.c mm/mmap.c mm/mprotect.c mm/mlock.c
 	tests/unit/fake_wait.c $(UNIT_IOV_ITER)
 UNIT_SRCS_memory     := mm/memory.c mm/rmap.c mm/pgtable.c mm/filemap.c kernel/lib/radix-tree.c mm/swap.c mm/vmscan.c mm/swap_state.c tests/unit/fake_swap.c mm/shrinker.c mm/slab.c \
 	tests/unit/fake_machine.c tests/unit/kernel_stubs.c tests/unit/fake_wait.c $(UNIT_IOV_ITER)
-UNIT_SRCS_swapfile   := mm/swapfile.c drivers/block/bio.c mm/slab.c kernel/fs/seq_file.c tests/unit/fake_machine.c \
+UNIT_SRCS_swapfile   := mm/swapfile.c tests/unit/fake_swap_cache.c drivers/block/bio.c mm/slab.c kernel/fs/seq_file.c tests/unit/fake_machine.c \
 	tests/unit/kernel_stubs.c
 UNIT_SRCS_shrinker   := mm/shrinker.c tests/unit/fake_wait.c tests/unit/kernel_stubs.c
 UNIT_SRCS_radix_tree := kernel/lib/radix-tree.c tests/unit/kernel_stubs.c

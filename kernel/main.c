@@ -214,6 +214,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	mount_root();
 	chr_dev_init();
 	wb_flusher_init();
+	swap_cache_init();
 	kswapd_init();
 
 	boot_report();

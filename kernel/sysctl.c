@@ -257,7 +257,19 @@ int proc_dointvec_minmax(const struct ctl_table *table, int write, void *buffer,
 }
 
 /* /proc/sys/vm: Linux 6.1's rows for what Pageturn has. */
+/* vm.page-cluster's ceiling (Linux's page_cluster_max). */
+static const int page_cluster_max = 31;
+
 static const struct ctl_table vm_table[] = {
+	{
+		.procname = "page-cluster",
+		.data = &page_cluster,
+		.maxlen = sizeof(page_cluster),
+		.mode = 0644,
+		.proc_handler = proc_dointvec_minmax,
+		.extra1 = SYSCTL_ZERO,
+		.extra2 = (void *)&page_cluster_max,
+	},
 	{
 		.procname = "swappiness",
 		.data = &vm_swappiness,

@@ -319,14 +319,14 @@ static void delete_from_page_cache(struct page *page)
  */
 static bool mapping_cap_account_dirty(const struct address_space *mapping)
 {
-	return !mapping_cap_swap_backed(mapping);
+	return mapping && !mapping_cap_swap_backed(mapping);
 }
 
 bool set_page_dirty(struct page *page)
 {
 	if (TestSetPageDirty(page))
 		return false;
-	if (mapping_cap_account_dirty(page->mapping))
+	if (mapping_cap_account_dirty(page_mapping(page)))
 		inc_zone_page_state(page, NR_FILE_DIRTY);
 	return true;
 }
@@ -334,7 +334,7 @@ bool set_page_dirty(struct page *page)
 /* Called with the page locked. */
 bool clear_page_dirty_for_io(struct page *page)
 {
-	struct address_space *mapping = page->mapping;
+	struct address_space *mapping = page_mapping(page);
 
 	if (!mapping_cap_account_dirty(mapping))
 		return TestClearPageDirty(page);
@@ -357,7 +357,7 @@ void cancel_dirty_page(struct page *page)
 /* Called with the page locked. */
 int write_one_page(struct page *page)
 {
-	struct address_space *mapping = page->mapping;
+	struct address_space *mapping = page_mapping(page);
 	int err;
 
 	if (!PageLocked(page))

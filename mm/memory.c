@@ -25,6 +25,12 @@
  *              nothing in a non-present entry) marks it, and the address
  *              is kept.  change_protection() makes it so for a VMA with
  *              no access, and makes it present again later.
+ *   swap       not present, holding the swap entry (mm/swapops.h) of the
+ *              slot where an anonymous page's data went (try_to_unmap);
+ *              neither none nor PROT_NONE.  A fault reads it back
+ *              (do_swap_page); fork duplicates the entry, zap frees it;
+ *              change_protection and msync pass it by.  Each counts once
+ *              in its slot's swap_map and in mm->swap_ents.
  *
  * Which page a present PTE maps, and whether it is writable:
  *
@@ -60,8 +66,9 @@
  *   - a writable PTE in a private VMA maps an anonymous page mapped by
  *     that PTE alone;
  *   - an anonymous page is on an LRU list (whose reference keeps it, see
- *     mm/swap.c) exactly while it is mapped: the last unmap takes it off,
- *     and the last put_page then frees it.
+ *     mm/swap.c) exactly while it is mapped or in the swap cache: the
+ *     last unmap of a page outside the swap cache takes it off
+ *     (free_swap_cache), and the last put_page then frees it.
  *
  * The TLB.  A translation the CPU cached is dropped when a present PTE of
  * the live address space changes (set_pte_at); an address space that is
@@ -89,8 +96,10 @@
 #include <mm/pgtable.h>
 #include <mm/rmap.h>
 #include <mm/swap.h>
+#include <mm/swapops.h>
 #include <mm/vmstat.h>
 #include <pageturn/panic.h>
+#include <pageturn/printk.h>
 #include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <pageturn/syscalls.h>
@@ -202,11 +211,13 @@ static void check_pte_level(enum pg_level level, unsigned long addr)
 
 /*
  * The first PTE of mm in [*addr, end) that maps a page (present or
- * PROT_NONE), with *addr set to its address; NULL when there is none.
- * Ranges without page tables are skipped a table at a time.  Walkers go
- * on from *addr + PAGE_SIZE.
+ * PROT_NONE), or with swap set also one that holds a swap entry, with
+ * *addr set to its address; NULL when there is none.  Ranges without
+ * page tables are skipped a table at a time.  Walkers go on from
+ * *addr + PAGE_SIZE.
  */
-static pte_t *next_mapped_pte(struct mm_struct *mm, unsigned long *addr, unsigned long end)
+static pte_t *next_mapped_pte(struct mm_struct *mm, unsigned long *addr, unsigned long end,
+			      bool swap)
 {
 	unsigned long a = *addr, table_end;
 	enum pg_level level;
@@ -218,7 +229,7 @@ static pte_t *next_mapped_pte(struct mm_struct *mm, unsigned long *addr, unsigne
 		if (ptep) {
 			check_pte_level(level, a);
 			for (; a < table_end; a += PAGE_SIZE, ptep++) {
-				if (pte_mapped(*ptep)) {
+				if (pte_mapped(*ptep) || (swap && is_swap_pte(*ptep))) {
 					*addr = a;
 					return ptep;
 				}
@@ -239,19 +250,16 @@ void add_mm_rss(struct mm_struct *mm, long anon, long file)
 }
 
 /*
- * An anonymous page mapped nowhere any more is of no use to anyone: it
- * leaves its LRU list (unless someone isolated it; their putback frees
- * it), so that the last put_page frees it.
+ * An anonymous page mapped nowhere any more is of use only as the swap
+ * cache's copy of a slot other PTEs still refer to; otherwise it leaves
+ * the swap cache and its LRU list (free_swap_cache; if someone isolated
+ * it, their putback frees it), so that the last put_page frees it.
  */
 void drop_pte_page(struct page *page)
 {
 	page_remove_rmap(page);
-	if (PageAnon(page) && !page_mapped(page) && isolate_lru_page(page) == 0) {
-		ClearPageActive(page);
-		ClearPageUnevictable(page);
-		free_page_mlock(page);
-		put_page(page);		/* the list's reference, handed to us */
-	}
+	if (PageAnon(page))
+		free_swap_cache(page);
 	put_page(page);
 }
 
@@ -276,6 +284,21 @@ struct page *follow_page(struct vm_area_struct *vma, unsigned long address)
 static bool anon_page_exclusive(const struct page *page)
 {
 	return PageAnon(page) && page_mapcount(page) == 1 && page_count(page) == 2;
+}
+
+/*
+ * Before a write fault decides between copying and reusing old: a page in
+ * the swap cache that this PTE alone maps, with no swap PTE left on its
+ * slot, leaves the cache (its copy on swap is about to be stale), so that
+ * anon_page_exclusive can say yes (Linux's reuse_swap_page).  Never
+ * sleeps: a page someone has locked is left as it is, and copied.
+ */
+static void reuse_swap_page_if_alone(struct page *old)
+{
+	if (PageAnon(old) && PageSwapCache(old) && page_mapcount(old) == 1 && trylock_page(old)) {
+		reuse_swap_page(old);
+		unlock_page(old);
+	}
 }
 
 /* The PTE protection for a page of vma mapped by a fault: writable (and
@@ -464,6 +487,7 @@ static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 {
 	struct page *old = pte_page(pte), *new;
 
+	reuse_swap_page_if_alone(old);
 	if ((vma->vm_flags & VM_SHARED) || anon_page_exclusive(old)) {
 		if ((vma->vm_flags & VM_SHARED) && page_mapping(old))
 			set_page_dirty(old);
@@ -498,6 +522,82 @@ static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 }
 
 /*
+ * A PTE holding the swap entry orig_pte (Linux's do_swap_page): the page
+ * of its slot, from the swap cache or read with its neighbours
+ * (swapin_readahead: a major fault), is mapped again, read-only unless
+ * the write makes it this PTE's alone (reuse_swap_page: then it leaves
+ * the swap cache, its slot's copy being stale from now on); a write that
+ * cannot reuse it goes on to do_wp_page.  The PTE's count on the slot is
+ * dropped, and the slot itself freed at once when swap is more than half
+ * full or the page is mlocked (Linux 2.6.28: vm_swap_full), so a page
+ * that is swapped in keeps its place on swap only while swap is plentiful.
+ *
+ * The lookup, the read and anon_vma_prepare may all sleep: afterwards the
+ * PTE must still hold orig_pte (reclaim or another fault of this mm may
+ * have changed it, Linux's pte_same test) and the page must still be the
+ * slot's (swapoff or try_to_free_swap may have taken it out of the swap
+ * cache); else the fault is retried.  A page the read failed on (not up
+ * to date once unlocked) kills the faulting process with SIGBUS, and no
+ * one else: the slot and its PTE stay as they were.
+ */
+static int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+			pte_t *ptep, pte_t orig_pte, unsigned int flags)
+{
+	swp_entry_t entry = pte_to_swp_entry(orig_pte);
+	bool write = flags & FAULT_FLAG_WRITE;
+	bool writable = false;
+	struct page *page;
+	int ret = 0;
+
+	page = lookup_swap_cache(entry);
+	if (!page) {
+		page = swapin_readahead(entry, GFP_USER);
+		if (!page)
+			return *ptep == orig_pte ? VM_FAULT_OOM : 0;
+		ret = VM_FAULT_MAJOR;
+		count_vm_event(PGMAJFAULT);
+	}
+	lock_page(page);
+	if (anon_vma_prepare(vma)) {
+		unlock_page(page);
+		put_page(page);
+		return VM_FAULT_OOM;
+	}
+	if (*ptep != orig_pte || !PageSwapCache(page) || page->private != entry.val) {
+		unlock_page(page);
+		put_page(page);
+		return ret;
+	}
+	if (!PageUptodate(page)) {
+		unlock_page(page);
+		put_page(page);
+		printk(KERN_ERR "swap: read of swap entry %#lx failed: %s (pid %d) killed by SIGBUS\n",
+		       entry.val, current->comm, current->pid);
+		return VM_FAULT_SIGBUS;
+	}
+
+	/* The lookup's reference is the PTE's from now on. */
+	page_add_anon_rmap(page, vma, addr);
+	add_mm_rss(mm, 1, 0);
+	mm->swap_ents--;
+	if (write && (vma->vm_flags & VM_WRITE) && !(vma->vm_flags & VM_SHARED) &&
+	    reuse_swap_page(page)) {
+		writable = true;
+		write = false;
+	}
+	set_pte_at(mm, addr, ptep, mk_pte(page, fault_prot(vma, writable)));
+	swap_free(entry);
+	if (vm_swap_full() || (vma->vm_flags & VM_LOCKED) || PageMlocked(page))
+		try_to_free_swap(page);
+	if (vma->vm_flags & VM_LOCKED)
+		mlock_vma_page(page);
+	unlock_page(page);
+	if (write)
+		ret |= do_wp_page(mm, vma, addr, ptep, *ptep);
+	return ret;
+}
+
+/*
  * Process context; may sleep.  Also counts the fault in current's
  * min_flt or maj_flt when it succeeds.  VM_FAULT_SIGSEGV for a PROT_NONE
  * PTE, which only a VMA without access has (the caller checked the VMA).
@@ -517,7 +617,9 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma,
 		return VM_FAULT_OOM;
 	check_pte_level(level, address);
 	pte = *ptep;
-	if (!pte_mapped(pte)) {
+	if (is_swap_pte(pte)) {
+		ret = do_swap_page(mm, vma, address, ptep, pte, flags);
+	} else if (!pte_mapped(pte)) {
 		if (vma->vm_file)
 			ret = do_linear_fault(mm, vma, address, ptep, flags);
 		else
@@ -551,10 +653,15 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
 	struct page *page;
 	pte_t *ptep, pte;
 
-	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end)); addr += PAGE_SIZE) {
+	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end, true)); addr += PAGE_SIZE) {
 		pte = *ptep;
-		page = pte_page(pte);
 		set_pte_at(mm, addr, ptep, 0);
+		if (is_swap_pte(pte)) {
+			mm->swap_ents--;
+			free_swap_and_cache(pte_to_swp_entry(pte));
+			continue;
+		}
+		page = pte_page(pte);
 		if ((pte & _PAGE_DIRTY) && (vma->vm_flags & VM_SHARED) && page_mapping(page))
 			set_page_dirty(page);
 		if (PageAnon(page))
@@ -619,7 +726,7 @@ void change_protection(struct vm_area_struct *vma, unsigned long start,
 	unsigned long addr;
 	pte_t *ptep, v;
 
-	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end)); addr += PAGE_SIZE) {
+	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end, false)); addr += PAGE_SIZE) {
 		v = *ptep & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY);
 		if (newprot & _PAGE_PRESENT)
 			v |= newprot & PTE_PROT_MASK & __supported_pte_mask;
@@ -652,7 +759,7 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
 	pte_t *sptep, *dptep, pte;
 	struct page *page;
 
-	for (addr = vma->vm_start; (sptep = next_mapped_pte(src, &addr, vma->vm_end));
+	for (addr = vma->vm_start; (sptep = next_mapped_pte(src, &addr, vma->vm_end, true));
 	     addr += PAGE_SIZE) {
 		dptep = pt_walk(dst->pgd, addr, _PAGE_USER, &alloc, &level);
 		if (!dptep)
@@ -663,6 +770,13 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
 		 * the parent's PTE now, and copy nothing if it is gone (the
 		 * child faults the page in from its file, as the parent will). */
 		pte = *sptep;
+		if (is_swap_pte(pte)) {
+			/* Both now refer to the slot (each count one user). */
+			swap_duplicate(pte_to_swp_entry(pte));
+			set_pte_at(dst, addr, dptep, pte);
+			dst->swap_ents++;
+			continue;
+		}
 		if (!pte_mapped(pte))
 			continue;
 		if (!shared && (pte & _PAGE_RW)) {
@@ -727,7 +841,7 @@ static void msync_dirty_ptes(struct vm_area_struct *vma, unsigned long start, un
 	struct page *page;
 	pte_t *ptep;
 
-	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end)); addr += PAGE_SIZE) {
+	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end, false)); addr += PAGE_SIZE) {
 		if (!(*ptep & _PAGE_DIRTY))
 			continue;
 		page = pte_page(*ptep);

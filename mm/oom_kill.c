@@ -10,8 +10,8 @@
  * VM_FAULT_OOM (pagefault_out_of_memory, mm/fault.c).
  *
  * The choice.  Every process is weighed by oom_badness: its resident
- * pages (anon_rss + file_rss), its swap entries (none: Pageturn has no
- * swap) and its page-table pages, plus oom_score_adj * totalpages / 1000,
+ * pages (anon_rss + file_rss), its swap entries (swap_ents) and its
+ * page-table pages, plus oom_score_adj * totalpages / 1000,
  * so oom_score_adj 1000 puts a process ahead of anything real and -1000
  * removes it from the choice.  select_bad_process takes the highest
  * score (the last one listed on a tie).  Never chosen: init (pid 1),
@@ -107,8 +107,8 @@ long oom_badness(struct task_struct *p, unsigned long totalpages)
 	if (adj == OOM_SCORE_ADJ_MIN || in_vfork(p))
 		return LONG_MIN;
 
-	/* Resident pages, swap entries (none), page-table pages. */
-	points = (long)(get_mm_rss(p->mm) + p->mm->nr_ptes);
+	/* Resident pages, swap entries, page-table pages. */
+	points = (long)(get_mm_rss(p->mm) + p->mm->swap_ents + p->mm->nr_ptes);
 
 	/* oom_score_adj is a share of memory, in thousandths. */
 	adj *= (long)(totalpages / 1000);
@@ -157,7 +157,7 @@ static void dump_tasks(void)
 			continue;
 		printk(KERN_INFO "[%7d] %5d %5d %8lu %8lu %8lu %8lu         %5d %s\n",
 		       p->pid, 0, p->tgid, p->mm->total_vm, get_mm_rss(p->mm),
-		       p->mm->nr_ptes * PAGE_SIZE, 0ul, p->oom_score_adj, p->comm);
+		       p->mm->nr_ptes * PAGE_SIZE, p->mm->swap_ents, p->oom_score_adj, p->comm);
 	}
 }
 

@@ -77,6 +77,8 @@
 #include <mm/pagemap.h>
 #include <mm/rmap.h>
 #include <mm/slab.h>
+#include <mm/swap.h>
+#include <mm/swapops.h>
 #include <mm/vmstat.h>
 #include <uapi/errno.h>
 
@@ -168,15 +170,24 @@ void page_add_new_anon_rmap(struct page *page, struct vm_area_struct *vma,
 	inc_zone_page_state(page, NR_ANON_PAGES);
 }
 
-/* A page mapped elsewhere already keeps its anon_vma and index: vma is on
- * that anon_vma's list and address is where the formula puts the page. */
+/*
+ * A page mapped elsewhere already keeps its anon_vma and index: vma is on
+ * that anon_vma's list and address is where the formula puts the page.
+ * A page mapped nowhere (a swap-cache page swapped in again) takes vma's
+ * anon_vma and index, as a new page does; whatever page->mapping held
+ * before may name an anon_vma that is gone.  Called with vma->anon_vma
+ * set (anon_vma_prepare).
+ */
 void page_add_anon_rmap(struct page *page, struct vm_area_struct *vma, unsigned long address)
 {
+	if (!page_mapped(page)) {
+		page_add_new_anon_rmap(page, vma, address);
+		return;
+	}
 	if (page_anon_vma(page) != vma->anon_vma || page->index != linear_page_index(vma, address))
 		panic("page_add_anon_rmap: pfn %lu would not be found at %#lx",
 		      page_to_pfn(page), address);
-	if (++page->_mapcount == 0)
-		inc_zone_page_state(page, NR_ANON_PAGES);
+	page->_mapcount++;
 }
 
 void page_add_file_rmap(struct page *page)
@@ -384,10 +395,22 @@ static int try_to_unmap_one(struct page *page, struct vm_area_struct *vma, void 
 		}
 	}
 	pte = *ptep;
-	set_pte_at(mm, address, ptep, 0);
+	if (PageAnon(page)) {
+		/* The slot's entry takes the page's place (try_to_unmap checked
+		 * PG_swapcache); the PTE's count on it is taken first. */
+		swp_entry_t entry = { page->private };
+
+		if (!swap_duplicate(entry))
+			return SWAP_FAIL;
+		set_pte_at(mm, address, ptep, swp_entry_to_pte(entry));
+		add_mm_rss(mm, -1, 0);
+		mm->swap_ents++;
+	} else {
+		set_pte_at(mm, address, ptep, 0);
+		add_mm_rss(mm, 0, -1);
+	}
 	if (pte & _PAGE_DIRTY)
 		set_page_dirty(page);
-	add_mm_rss(mm, 0, -1);
 	page_remove_rmap(page);
 	put_page(page);		/* the PTE's reference */
 	return 0;
@@ -395,11 +418,10 @@ static int try_to_unmap_one(struct page *page, struct vm_area_struct *vma, void 
 
 /*
  * An anonymous page's data, once no PTE maps the page, can be found again
- * only through the swap entry that Linux's try_to_unmap_one writes into
- * each PTE in its place: page_private(page) of a page in the swap cache
- * (PageSwapCache).  Nothing puts a page in the swap cache, so an
- * anonymous page has no such entry and stays mapped: SWAP_FAIL.  The
- * walk below therefore meets file pages only.
+ * only through the swap entry try_to_unmap_one writes into each PTE in its
+ * place: page->private of a page in the swap cache (PG_swapcache, given by
+ * add_to_swap).  An anonymous page outside the swap cache has no such
+ * entry and stays mapped: SWAP_FAIL.
  */
 int try_to_unmap(struct page *page, int migration)
 {
@@ -409,7 +431,7 @@ int try_to_unmap(struct page *page, int migration)
 		panic("try_to_unmap: pfn %lu is not locked", page_to_pfn(page));
 	if (!page_mapped(page))
 		return SWAP_SUCCESS;
-	if (PageAnon(page))
+	if (PageAnon(page) && !PageSwapCache(page))
 		return SWAP_FAIL;
 	ret = rmap_walk(page, try_to_unmap_one, &migration);
 	if (ret)

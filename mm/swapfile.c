@@ -79,6 +79,8 @@
 #include <fs/fs.h>
 #include <fs/seq_file.h>
 #include <fs/vfs.h>
+#include <mm/pagemap.h>
+#include <mm/rmap.h>
 #include <mm/slab.h>
 #include <mm/swap.h>
 #include <pageturn/cmdline.h>
@@ -319,6 +321,96 @@ void si_swapinfo(unsigned long *totalswap, unsigned long *freeswap)
 	*totalswap = total_swap_pages;
 	*freeswap = nr_swap_pages;
 	spin_unlock_irqrestore(&swap_lock, flags);
+}
+
+/* ---- the swap cache's slots ---------------------------------------------- */
+
+int swap_duplicate_if_used(swp_entry_t entry)
+{
+	unsigned long offset = swp_offset(entry), flags;
+	unsigned int type = swp_type(entry);
+	struct swap_info_struct *p;
+	int ret = 0;
+
+	spin_lock_irqsave(&swap_lock, flags);
+	p = type < nr_swapfiles ? &swap_info[type] : NULL;
+	if (p && (p->flags & SWP_USED) && p->swap_map && offset < p->max &&
+	    p->swap_map[offset] && p->swap_map[offset] != SWAP_MAP_BAD) {
+		if (p->swap_map[offset] < SWAP_MAP_MAX)
+			p->swap_map[offset]++;
+		ret = 1;
+	}
+	spin_unlock_irqrestore(&swap_lock, flags);
+	return ret;
+}
+
+/* The users of a swap-cache page's slot besides the cache itself: the swap
+ * PTEs and tmpfs entries that still refer to it (Linux's page_swapcount). */
+static int page_swapcount(struct page *page)
+{
+	swp_entry_t entry = { page->private };
+	struct swap_info_struct *p;
+	unsigned long flags;
+	int count = 0;
+
+	spin_lock_irqsave(&swap_lock, flags);
+	p = swap_entry_info(entry, "page_swapcount");
+	if (p)
+		count = p->swap_map[swp_offset(entry)] - 1;
+	spin_unlock_irqrestore(&swap_lock, flags);
+	return count;
+}
+
+int try_to_free_swap(struct page *page)
+{
+	if (!PageLocked(page))
+		panic("try_to_free_swap: pfn %lu is not locked", page_to_pfn(page));
+	if (!PageSwapCache(page) || PageWriteback(page) || page_swapcount(page))
+		return 0;
+	delete_from_swap_cache(page);
+	/* Its data is only in memory now: reclaim must write it again. */
+	SetPageDirty(page);
+	return 1;
+}
+
+int reuse_swap_page(struct page *page)
+{
+	int count;
+
+	if (!PageLocked(page))
+		panic("reuse_swap_page: pfn %lu is not locked", page_to_pfn(page));
+	count = page_mapcount(page);
+	if (count <= 1 && PageSwapCache(page)) {
+		count += page_swapcount(page);
+		if (count == 1)
+			try_to_free_swap(page);
+	}
+	return count <= 1;
+}
+
+void free_swap_and_cache(swp_entry_t entry)
+{
+	struct swap_info_struct *p;
+	struct page *page = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&swap_lock, flags);
+	p = swap_entry_info(entry, "free_swap_and_cache");
+	if (p && swap_entry_free(p, swp_offset(entry)) == 1)
+		page = lookup_swap_cache(entry);	/* never sleeps */
+	spin_unlock_irqrestore(&swap_lock, flags);
+	if (!page)
+		return;
+	/* Only the cache holds the slot now: unless the page is mapped and
+	 * swap has room, it need not keep it.  A locked page is someone
+	 * else's business (a fault mapping it, reclaim writing it). */
+	if (trylock_page(page)) {
+		if (!page_mapped(page) || vm_swap_full())
+			try_to_free_swap(page);
+		unlock_page(page);
+	}
+	free_swap_cache(page);
+	put_page(page);
 }
 
 /* ---- extents -------------------------------------------------------------- */

@@ -42,7 +42,12 @@
  *                                      UNEVICTABLE (!page_evictable:
  *                                      mlocked, or try_to_unmap found a
  *                                      locked VMA), or unmap, write if
- *                                      dirty, and free.  UNEVICTABLE is
+ *                                      dirty, and free (an anon page
+ *                                      first gets a swap slot, add_to_swap,
+ *                                      whose entry try_to_unmap leaves in
+ *                                      its PTEs; it is written by
+ *                                      swap_writepage and freed from the
+ *                                      swap cache).  UNEVICTABLE is
  *                                      never scanned; munlock and
  *                                      scan_mapping_unevictable_pages
  *                                      rescue pages from it (mm/mlock.c).
@@ -601,8 +606,12 @@ static pageout_t pageout(struct page *page, struct address_space *mapping)
 static int __remove_mapping(struct address_space *mapping, struct page *page)
 {
 	if (page_count(page) != 2 || PageDirty(page) || page_mapped(page) ||
-	    page->mapping != mapping)
+	    page_mapping(page) != mapping)
 		return 0;
+	if (PageSwapCache(page)) {
+		delete_from_swap_cache(page);	/* the slot and the cache's reference */
+		return 1;
+	}
 	remove_from_page_cache(page);
 	page_cache_release(page);	/* the cache's reference */
 	return 1;

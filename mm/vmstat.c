@@ -49,6 +49,8 @@ const char *const vmstat_text[] = {
 	"nr_shmem",
 
 	/* enum vm_event_item */
+	"pswpin",
+	"pswpout",
 	"pgalloc_dma",
 	"pgalloc_dma32",
 	"pgalloc_normal",

@@ -290,6 +290,7 @@ static void blk_queue_bio(struct bio *bio)
 int submit_bio(int rw, struct bio *bio)
 {
 	struct blk_plug *plug = current->plug;
+	struct block_device *bdev;
 	int err = bio_check(rw, bio);
 	uint64_t flags;
 
@@ -305,8 +306,11 @@ int submit_bio(int rw, struct bio *bio)
 		list_add_tail(&bio->bi_queue, &plug->list);
 		return 0;
 	}
+	/* The bio may complete (and its end_io free it) as soon as it is
+	 * queued: the device is taken from it before. */
+	bdev = bio->bi_bdev;
 	blk_queue_bio(bio);
-	blk_run_queue(bio->bi_bdev);
+	blk_run_queue(bdev);
 	return 0;
 }
 

@@ -104,6 +104,7 @@ struct mm_struct {
 	unsigned long nr_ptes;		/* page-table pages below pgd (and pgd) */
 	unsigned long anon_rss;		/* present anonymous pages (Linux: MM_ANONPAGES) */
 	unsigned long file_rss;		/* present file pages (Linux: MM_FILEPAGES) */
+	unsigned long swap_ents;	/* PTEs holding a swap entry (Linux: MM_SWAPENTS) */
 	unsigned long hiwater_rss;	/* the most anon_rss + file_rss ever was */
 };
 

@@ -61,10 +61,16 @@ static inline struct anon_vma *page_anon_vma(const struct page *page)
 	return (struct anon_vma *)((unsigned long)page->mapping - PAGE_MAPPING_ANON);
 }
 
-/* The address_space of a page-cache page, NULL for an anonymous or
- * unmapped one (Linux's page_mapping, without a swap cache). */
+/* The swap cache of the area entry.val is in (mm/swap_state.c). */
+struct address_space *swap_address_space_of(unsigned long entry_val);
+
+/* The address_space of a page-cache page, the swap cache's for a page in
+ * the swap cache, NULL for any other anonymous or unmapped page (Linux's
+ * page_mapping). */
 static inline struct address_space *page_mapping(const struct page *page)
 {
+	if (PageSwapCache(page))
+		return swap_address_space_of(page->private);
 	return PageAnon(page) ? NULL : page->mapping;
 }
 

@@ -220,10 +220,82 @@ unsigned long read_swap_header(const char *name, const union swap_header *h,
 unsigned int setup_swap_map(const char *name, const union swap_header *h,
 			    unsigned short *swap_map, unsigned long maxpages);
 
+/* One more user of entry's slot if it is in use: 1, else 0 quietly (the
+ * swap cache's readahead asks so of every slot around a fault). */
+int swap_duplicate_if_used(swp_entry_t entry);
+
+/*
+ * Called with the swap-cache page locked: if no PTE or tmpfs entry refers
+ * to its slot any more, take it out of the swap cache and free the slot
+ * (the page becomes dirty: memory holds the only copy).  1 if so.  Not
+ * while it is being written.
+ */
+int try_to_free_swap(struct page *page);
+
+/* Called with the anonymous page locked, for a write fault: is the
+ * faulting PTE its only user (mapcount plus slot users at most 1)?  If
+ * so it leaves the swap cache (try_to_free_swap).  Linux's
+ * reuse_swap_page. */
+int reuse_swap_page(struct page *page);
+
+/* A swap PTE (or tmpfs entry) is gone: drop its count on entry's slot, and
+ * if only the swap cache still holds the slot, let the cache's page go too
+ * unless it is mapped and swap has room (Linux's free_swap_and_cache).
+ * Process context; never sleeps. */
+void free_swap_and_cache(swp_entry_t entry);
+
 /* ---- the swap cache (mm/swap_state.c) ---------------------------------- */
 
-/* Give a locked anonymous page a swap slot; 0 if there is none. */
+/* vm.page-cluster: swap-in reads 1 << page_cluster slots around a fault. */
+extern int page_cluster;
+
+/* Set up the swap caches' address_spaces.  Boot, once. */
+void swap_cache_init(void);
+
+/* Pages in the swap caches (SwapCached). */
+unsigned long total_swapcache_pages(void);
+
+/*
+ * Give a locked anonymous page a swap slot: it enters the swap cache and
+ * is marked dirty (the slot has no copy yet).  1, or 0 without a free
+ * slot or memory for the cache's tree.  Never sleeps.
+ */
 int add_to_swap(struct page *page);
+
+/* Take a locked, clean, unmapped swap-cache page out of the cache, drop
+ * the cache's reference and free its count on the slot (Linux's
+ * delete_from_swap_cache). */
+void delete_from_swap_cache(struct page *page);
+
+/* The swap cache's page of entry with a reference, or NULL.  Never
+ * sleeps. */
+struct page *lookup_swap_cache(swp_entry_t entry);
+
+/* The page of entry's slot with a reference: the cache's, or a new one
+ * being read (locked until the read ends: lock_page waits for it; not up
+ * to date then if the read failed).  NULL without memory or if the slot
+ * is not in use.  May sleep.  swapin_readahead also starts reading the
+ * slots in use around it (page_cluster). */
+struct page *read_swap_cache_async(swp_entry_t entry, gfp_t gfp);
+struct page *swapin_readahead(swp_entry_t entry, gfp_t gfp);
+
+/* An anonymous page just lost a PTE: if no PTE maps it any more, let it
+ * leave the swap cache (if no slot user is left and its lock is free) and,
+ * once out of the cache, its LRU list, so that the last put_page frees
+ * it.  Never sleeps. */
+void free_swap_cache(struct page *page);
+
+/* ---- swap I/O (mm/page_io.c) ------------------------------------------- */
+
+/* Write a locked swap-cache page (writeback set, dirty cleared, as
+ * write_one_page calls a_ops->writepage) to its slot and wait: 0 or -EIO
+ * (logged once per area). */
+int swap_writepage(struct address_space *mapping, struct page *page);
+
+/* Start reading a locked swap-cache page from its slot; the read's end
+ * sets PG_uptodate (unless it failed) and unlocks the page.  0, or an
+ * errno with the page already unlocked and not up to date. */
+int swap_readpage(struct page *page);
 
 /* ---- the LRU lists (mm/swap.c, mm/vmscan.c) -------------------------- */
 

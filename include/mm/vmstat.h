@@ -33,6 +33,8 @@
 #define FOR_ALL_ZONES(x) x##_DMA, x##_DMA32, x##_NORMAL
 
 enum vm_event_item {
+	PSWPIN,			/* pages read from swap */
+	PSWPOUT,		/* pages written to swap */
 	FOR_ALL_ZONES(PGALLOC),	/* pages allocated from each zone */
 	PGFREE,			/* pages freed (boot memory included, as Linux) */
 	PGACTIVATE,		/* inactive -> active moves (activate_page, reclaim) */

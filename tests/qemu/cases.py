@@ -738,6 +738,38 @@ def mlock_case(build, name, mem):
         check=lambda session: ext2_fsck_problems(image))
 
 
+def swap_disk(workdir, size_mib):
+    """A sparse image of size_mib MiB made a swap area by the host's
+    mkswap (util-linux: version 1, SWAPSPACE2)."""
+    os.makedirs(workdir, exist_ok=True)
+    image = os.path.join(workdir, "disk.img")
+    with open(image, "wb") as f:
+        f.truncate(size_mib << 20)
+    mkswap = shutil.which("mkswap") or "/usr/sbin/mkswap"
+    subprocess.run([mkswap, "-q", image], check=True, stdout=subprocess.DEVNULL)
+    return image
+
+
+SWAP_CHECK = LISTS_CHECK + ",swap.map_matches_ptes"
+SWAP_CHECKED = [r"^    ok 1 lists_match_counters$", r"^    ok 1 map_matches_ptes$",
+                r"^# ktest: 2 suites, 0 failed: PASS$"]
+
+
+def swap_verify_case(build, name, mem, swap_mib):
+    """user/tests/swap_verify.c with a virtio disk the host's mkswap made
+    a swap area, switched on by swap=/dev/vda before init: anonymous
+    memory four times the RAM written, read back twice and unmapped; at
+    power-off every slot's count must match the swap PTEs and the swap
+    cache (swap.map_matches_ptes) and the LRU lists their counters."""
+    swap_disk(os.path.join(build, "tests", name), swap_mib)
+    return QemuCase(
+        name, SWAP_CHECK + " swap=/dev/vda init=/sbin/init -- /usr/tests/runner swap_verify",
+        mem=mem, timeout=600, qemu_args=VDA_ARGS,
+        expect=[r"^# wrote \d+ MiB", r"^# swap_verify: PASS \(",
+                r"^user tests: 1 passed, 0 failed$", r"^init: powering off$"] + SWAP_CHECKED,
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
+
+
 def writeback_race_check(image):
     """user/tests/writeback_race.c leaves /wbrace.0 .. /wbrace.7: a page
     holding 'x' first, then 10240 bytes of its pattern, all of which must
@@ -1246,6 +1278,7 @@ def cases(build):
         reclaim_stress_case(build, "reclaim_stress_64m_bios"),
         vmscan_virtio_case(build),
         mlock_case(build, "mlock_lru_64m_bios", "64M"),
+        swap_verify_case(build, "swap_verify_64m_bios", "64M", 256),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
         swap_case(build),

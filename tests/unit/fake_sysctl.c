@@ -13,5 +13,7 @@ int drop_caches_sysctl_handler(const struct ctl_table *table, int write, void *b
 	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
 }
 
-/* mm/vmscan.c's, for the tests that do not link it. */
+/* mm/vmscan.c's and mm/swap_state.c's, for the tests that do not link
+ * them. */
 __attribute__((weak)) int vm_swappiness = 60;
+__attribute__((weak)) int page_cluster = 3;

@@ -90,6 +90,11 @@ void si_swapinfo(unsigned long *totalswap, unsigned long *freeswap)
 	*freeswap = 600;
 }
 
+unsigned long total_swapcache_pages(void)
+{
+	return 25;
+}
+
 unsigned long task_rlimit(const struct task_struct *p, unsigned int resource)
 {
 	(void)p;
@@ -445,6 +450,7 @@ static void test_meminfo(void **state)
 	assert_int_equal(meminfo_field(s, "AnonPages:"), 44);
 	assert_int_equal(meminfo_field(s, "Mapped:"), 52);
 	assert_int_equal(meminfo_field(s, "KernelStack:"), 23 * 16);
+	assert_int_equal(meminfo_field(s, "SwapCached:"), 100);
 	assert_int_equal(meminfo_field(s, "SwapTotal:"), 4000);
 	assert_int_equal(meminfo_field(s, "SwapFree:"), 2400);
 	assert_int_equal(meminfo_field(s, "CommitLimit:"), 262144);

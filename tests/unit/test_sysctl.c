@@ -149,6 +149,11 @@ static void test_vm_table(void **state)
 	(void)state;
 	assert_string_equal(sysctl_base_table[0].procname, "vm");
 	vm = sysctl_base_table[0].child;
+	assert_string_equal(vm[0].procname, "page-cluster");
+	assert_int_equal(vm[0].mode, 0644);
+	assert_int_equal(*(int *)vm[0].extra1, 0);
+	assert_int_equal(*(int *)vm[0].extra2, 31);
+	vm++;
 	assert_string_equal(vm[0].procname, "swappiness");
 	assert_int_equal(vm[0].mode, 0644);
 	assert_int_equal(*(int *)vm[0].extra1, 0);

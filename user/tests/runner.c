@@ -15,7 +15,8 @@
  * when nothing failed.
  *
  * Each test runs in a process group of its own, so that when it ends (or
- * overruns its time limit, TIMEOUT seconds, measured with SIGALRM) the
+ * overruns its time limit, TIMEOUT seconds unless the table gives it
+ * more, measured with SIGALRM) the
  * runner can kill whatever it left behind with one kill(-pgid, SIGKILL)
  * and the next test starts clean.  Core dumps are turned off
  * (RLIMIT_CORE 0) for the tests that die on purpose.
@@ -38,52 +39,54 @@
 struct test {
 	const char *name;
 	int signal;             /* 0: must exit with status 0; else must die of it */
+	int timeout;            /* seconds; 0: TIMEOUT */
 };
 
 /* The order of "all": simple system calls and faults first, then memory,
  * processes, files, the tools' numbers against the kernel's, and last
  * the leak test, which repeats what the others did once. */
 static const struct test tests[] = {
-	{ "enosys", 0 },
-	{ "efault", 0 },
-	{ "kernel_read", SIGSEGV },
-	{ "faults", 0 },
-	{ "fork_cow", 0 },
-	{ "wait_status", 0 },
-	{ "exec_args", 0 },
-	{ "rlimits", 0 },
-	{ "pipes", 0 },
-	{ "rw_iter", 0 },
-	{ "signals", 0 },
-	{ "brk", 0 },
-	{ "demand_paging", 0 },
-	{ "file_mmap", 0 },
-	{ "truncate_mmap", 0 },
-	{ "mmap_writeback", 0 },
-	{ "ramfs_lru", 0 },
-	{ "enoexec", 0 },
-	{ "sh_script", 0 },
-	{ "tool_numbers", 0 },
-	{ "clone_vm", 0 },
-	{ "vfork_reap", 0 },
-	{ "dead_dir", 0 },
-	{ "mount_rename", 0 },
-	{ "blkdev", 0 },
-	{ "blkdev_rw", 0 },
-	{ "blkdev_hostile", 0 },
-	{ "swapon", 0 },
-	{ "sync_merge", 0 },
-	{ "sysctl", 0 },
-	{ "writeback_race", 0 },
-	{ "reclaim_file", 0 },
-	{ "reclaim_stress", 0 },
-	{ "mlock_lru", 0 },
-	{ "shm_lock", 0 },
-	{ "ext2_race", 0 },
-	{ "syscall_fuzz", 0 },
-	{ "race_fuzz", 0 },
-	{ "oom", 0 },
-	{ "leaks", 0 },
+	{ "enosys", 0, 0 },
+	{ "efault", 0, 0 },
+	{ "kernel_read", SIGSEGV, 0 },
+	{ "faults", 0, 0 },
+	{ "fork_cow", 0, 0 },
+	{ "wait_status", 0, 0 },
+	{ "exec_args", 0, 0 },
+	{ "rlimits", 0, 0 },
+	{ "pipes", 0, 0 },
+	{ "rw_iter", 0, 0 },
+	{ "signals", 0, 0 },
+	{ "brk", 0, 0 },
+	{ "demand_paging", 0, 0 },
+	{ "file_mmap", 0, 0 },
+	{ "truncate_mmap", 0, 0 },
+	{ "mmap_writeback", 0, 0 },
+	{ "ramfs_lru", 0, 0 },
+	{ "enoexec", 0, 0 },
+	{ "sh_script", 0, 0 },
+	{ "tool_numbers", 0, 0 },
+	{ "clone_vm", 0, 0 },
+	{ "vfork_reap", 0, 0 },
+	{ "dead_dir", 0, 0 },
+	{ "mount_rename", 0, 0 },
+	{ "blkdev", 0, 0 },
+	{ "blkdev_rw", 0, 0 },
+	{ "blkdev_hostile", 0, 0 },
+	{ "swapon", 0, 0 },
+	{ "sync_merge", 0, 0 },
+	{ "sysctl", 0, 0 },
+	{ "writeback_race", 0, 0 },
+	{ "reclaim_file", 0, 0 },
+	{ "reclaim_stress", 0, 0 },
+	{ "mlock_lru", 0, 0 },
+	{ "swap_verify", 0, 600 },
+	{ "shm_lock", 0, 0 },
+	{ "ext2_race", 0, 0 },
+	{ "syscall_fuzz", 0, 0 },
+	{ "race_fuzz", 0, 0 },
+	{ "oom", 0, 0 },
+	{ "leaks", 0, 0 },
 };
 #define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
 
@@ -108,7 +111,7 @@ static int run_test(const char *dir, const char *name)
 {
 	const struct test *t = find_test(name);
 	char path[PATH_MAX], got[64], want[64];
-	int status, pass;
+	int status, pass, limit;
 	pid_t pid, r;
 
 	printf("# test %s\n", name);
@@ -116,6 +119,7 @@ static int run_test(const char *dir, const char *name)
 		printf("# %s: FAIL (no such test)\n", name);
 		return 0;
 	}
+	limit = t->timeout ? t->timeout : TIMEOUT;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	fflush(stdout);
 	pid = fork();
@@ -133,7 +137,7 @@ static int run_test(const char *dir, const char *name)
 	}
 	setpgid(pid, pid);
 	timed_out = 0;
-	syscall(SYS_alarm, TIMEOUT);
+	syscall(SYS_alarm, limit);
 	while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR && !timed_out)
 		;
 	syscall(SYS_alarm, 0);
@@ -142,7 +146,7 @@ static int run_test(const char *dir, const char *name)
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 		if (timed_out)
-			printf("# %s: FAIL (timed out after %d s)\n", name, TIMEOUT);
+			printf("# %s: FAIL (timed out after %d s)\n", name, limit);
 		else
 			printf("# %s: FAIL (waitpid: %s)\n", name, strerror(errno));
 		return 0;

@@ -112,7 +112,7 @@ void meminfo_proc_show(struct seq_file *m)
 	show_val_kb(m, "MemAvailable:", si_mem_available());
 	show_val_kb(m, "Buffers:", nr_blockdev_pages());
 	show_val_kb(m, "Cached:", global_page_state(NR_FILE_PAGES));
-	show_val_kb(m, "SwapCached:", 0);
+	show_val_kb(m, "SwapCached:", total_swapcache_pages());
 	show_val_kb(m, "Active:", lru[LRU_ACTIVE_ANON] + lru[LRU_ACTIVE_FILE]);
 	show_val_kb(m, "Inactive:", lru[LRU_INACTIVE_ANON] + lru[LRU_INACTIVE_FILE]);
 	show_val_kb(m, "Active(anon):", lru[LRU_ACTIVE_ANON]);
