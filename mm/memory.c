@@ -548,6 +548,7 @@ static int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, unsign
 	bool writable = false;
 	struct page *page;
 	int ret = 0;
+	pte_t pte;
 
 	page = lookup_swap_cache(entry);
 	if (!page) {
@@ -585,7 +586,11 @@ static int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, unsign
 		writable = true;
 		write = false;
 	}
-	set_pte_at(mm, addr, ptep, mk_pte(page, fault_prot(vma, writable)));
+	pte = mk_pte(page, fault_prot(vma, writable));
+	/* swapoff faults in the pages of VMAs without access too. */
+	if (!(pte & _PAGE_PRESENT))
+		pte |= _PAGE_PROTNONE;
+	set_pte_at(mm, addr, ptep, pte);
 	swap_free(entry);
 	if (vm_swap_full() || (vma->vm_flags & VM_LOCKED) || PageMlocked(page))
 		try_to_free_swap(page);

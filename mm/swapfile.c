@@ -79,14 +79,18 @@
 #include <fs/fs.h>
 #include <fs/seq_file.h>
 #include <fs/vfs.h>
+#include <mm/mmap.h>
 #include <mm/pagemap.h>
+#include <mm/pgtable.h>
 #include <mm/rmap.h>
 #include <mm/slab.h>
 #include <mm/swap.h>
+#include <mm/vmstat.h>
 #include <pageturn/cmdline.h>
 #include <pageturn/mutex.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
+#include <pageturn/sched.h>
 #include <pageturn/spinlock.h>
 #include <pageturn/string.h>
 #include <pageturn/syscalls.h>
@@ -895,19 +899,132 @@ long sys_swapon(const char __user *specialfile, int swap_flags)
 	return err;
 }
 
+/* Has mm a swap PTE naming area type?  Never sleeps. */
+static bool mm_has_swap_of(struct mm_struct *mm, unsigned int type)
+{
+	struct vm_area_struct *vma;
+	enum pg_level level;
+	unsigned long addr;
+	pte_t *ptep;
+
+	if (!mm->swap_ents)
+		return false;
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE) {
+			ptep = pt_walk(mm->pgd, addr, 0, NULL, &level);
+			if (ptep && level == PG_LEVEL_4K && is_swap_pte(*ptep) &&
+			    swp_type(pte_to_swp_entry(*ptep)) == type)
+				return true;
+		}
+	return false;
+}
+
 /*
- * Pageturn has no swap-in: nothing brings a swapped page back into
- * memory, so an area with a slot in use cannot be emptied.  -EBUSY then.
+ * Fault in every page of mm that is on area type (Linux's unuse_mm, by
+ * way of the fault path: do_swap_page reads the page, maps it and drops
+ * the PTE's count on the slot).  The fault may sleep, and mm's owner may
+ * change its VMAs meanwhile, so the VMA is looked up again for every
+ * address.  0, -ENOMEM, or -EIO when a page could not be read (the slot
+ * stays, and so does the area).
+ */
+static int unuse_mm(struct mm_struct *mm, unsigned int type)
+{
+	struct vm_area_struct *vma;
+	enum pg_level level;
+	unsigned long addr = 0;
+	pte_t *ptep;
+	int ret;
+
+	while ((vma = find_vma(mm, addr))) {
+		addr = MAX(addr, vma->vm_start);
+		ptep = pt_walk(mm->pgd, addr, 0, NULL, &level);
+		if (ptep && level == PG_LEVEL_4K && is_swap_pte(*ptep) &&
+		    swp_type(pte_to_swp_entry(*ptep)) == type) {
+			ret = handle_mm_fault(mm, vma, addr, 0);
+			if (ret & VM_FAULT_OOM)
+				return -ENOMEM;
+			if (ret & (VM_FAULT_SIGBUS | VM_FAULT_SIGSEGV))
+				return -EIO;
+			cond_resched();
+			/* A fault that lost a race leaves the PTE: look again. */
+			continue;
+		}
+		addr += PAGE_SIZE;
+	}
+	return 0;
+}
+
+/*
+ * Could memory hold the pages of the area being switched off?  Linux asks
+ * its overcommit heuristic (__vm_enough_memory): free pages, the page
+ * cache that is not tmpfs's, and the free slots of the other areas (this
+ * one is out of nr_swap_pages already), less the reserves.
+ */
+static bool enough_memory_for(unsigned long pages)
+{
+	unsigned long avail = nr_free_pages() + global_page_state(NR_FILE_PAGES) -
+			      global_page_state(NR_SHMEM) + (unsigned long)MAX(nr_swap_pages, 0);
+
+	return avail > totalreserve_pages && avail - totalreserve_pages >= pages;
+}
+
+/*
+ * Linux 2.6.28 walks the slots and, for each, every mm on mmlist.
+ * Pageturn walks the processes instead: each mm that has a swap PTE on the
+ * area (held by mm_users across the faults, since its owner may exit
+ * meanwhile) is faulted in whole, then the task list is looked at afresh,
+ * as it may have changed while we slept.  Last the swap cache's own pages
+ * are let go (try_to_free_swap): their slots are then free.  -ENOMEM up
+ * front when memory could not hold the area's pages (nothing has moved
+ * then), -EINTR on a signal, -EIO if a page could not be read.
  */
 int try_to_unuse(unsigned int type)
 {
 	struct swap_info_struct *si = &swap_info[type];
-	unsigned long flags;
-	int err;
+	struct task_struct *p;
+	struct mm_struct *mm;
+	unsigned long offset;
+	int err = 0;
 
-	spin_lock_irqsave(&swap_lock, flags);
-	err = si->inuse_pages ? -EBUSY : 0;
-	spin_unlock_irqrestore(&swap_lock, flags);
+	if (!enough_memory_for(si->inuse_pages))
+		return -ENOMEM;
+	for (;;) {
+		mm = NULL;
+		list_for_each_entry(p, &task_list_head, tasks)
+			if (p->mm && mm_has_swap_of(p->mm, type)) {
+				mm = p->mm;
+				mm->mm_users++;
+				break;
+			}
+		if (!mm)
+			break;
+		err = unuse_mm(mm, type);
+		mmput(mm);
+		if (err)
+			return err;
+		if (signal_pending(current))
+			return -EINTR;
+	}
+	for (offset = 1; offset < si->max && si->inuse_pages; offset++) {
+		struct page *page;
+
+		if (!si->swap_map[offset] || si->swap_map[offset] == SWAP_MAP_BAD)
+			continue;
+		page = lookup_swap_cache(swp_entry(type, offset));
+		if (!page)
+			continue;
+		lock_page(page);
+		/* The lock may have slept: the page may have left meanwhile. */
+		if (PageSwapCache(page) && page->private == swp_entry(type, offset).val)
+			try_to_free_swap(page);
+		unlock_page(page);
+		free_swap_cache(page);
+		put_page(page);
+	}
+	if (si->inuse_pages) {
+		printk(KERN_ERR "swapoff %s: %u slots still in use\n", si->name, si->inuse_pages);
+		err = -EBUSY;
+	}
 	return err;
 }
 
@@ -923,8 +1040,8 @@ static bool swap_area_is(struct swap_info_struct *p, struct file *file)
 }
 
 /* swapoff(2)'s work on a kernel path name: -EINVAL when it names no
- * area that is on, -EBUSY when slots are in use (try_to_unuse), the
- * path's errors. */
+ * area that is on, try_to_unuse's errors (the area is then on again),
+ * the path's errors. */
 static long do_swapoff(const char *name)
 {
 	struct swap_info_struct *p = NULL;

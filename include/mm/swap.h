@@ -190,9 +190,12 @@ struct swap_info_struct *get_swap_info_struct(unsigned int type);
 
 /*
  * Empty the swap area type of its users so that swapoff can free it
- * (Linux's try_to_unuse): 0 when no slot is in use, else -EBUSY, since
- * nothing reads pages back from swap.  Called with swapon_mutex held
- * and the area no longer SWP_WRITEOK.
+ * (Linux's try_to_unuse): every swap PTE on it is faulted in and the swap
+ * cache lets its pages go.  0; -ENOMEM before anything moves when memory
+ * could not hold the area's pages; -EINTR (a signal), -EIO (a page could
+ * not be read) or -EBUSY (slots left) with the pages read so far in
+ * memory.  Called with swapon_mutex held and the area no longer
+ * SWP_WRITEOK; may sleep.
  */
 int try_to_unuse(unsigned int type);
 

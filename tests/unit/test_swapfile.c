@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fake_machine.h"
+#include "fake_swap_cache.h"
 #include "kernel_stubs.h"
 
 #include <fs/devfs.h>
@@ -508,8 +509,15 @@ static void test_round_robin_then_lower_priority(void **state)
 	assert_int_equal(n, 3 * (AREA_PAGES - 1));
 	assert_int_equal(nr_swap_pages, 0);
 	assert_true(vm_swap_full());
-	/* An area with slots in use cannot go off (no swap-in). */
+	/* Memory too small for an area's used slots: ENOMEM, and the area
+	 * stays on, counted. */
+	fake_free_pages = AREA_PAGES / 2;
+	assert_int_equal(swapoff_fake(2), -ENOMEM);
+	assert_int_equal(total_swap_pages, 3 * (AREA_PAGES - 1));
+	fake_free_pages = 1ul << 20;
+	/* Slots no process or swap-cache page holds cannot be emptied. */
 	assert_int_equal(swapoff_fake(2), -EBUSY);
+	assert_int_equal(log_count("slots still in use"), 1);
 	assert_int_equal(total_swap_pages, 3 * (AREA_PAGES - 1));
 	/* A freed slot of the higher priority is used again first. */
 	swap_free(got[5]);
