@@ -323,6 +323,9 @@ static struct page *alloc_anon_page(const struct page *src)
 	if (src)
 		copy_page(page_address(page), page_address(src));
 	SetPageSwapBacked(page);
+	/* Its data is here: a swap-cache page found again by a fault is
+	 * ready (only a page read from swap waits for PG_uptodate). */
+	SetPageUptodate(page);
 	return page;
 }
 

@@ -8,8 +8,10 @@
  * set around swap_writepage, which waits for its bio (Pageturn's
  * writepage is synchronous).  The bio lives on the stack, so swap-out
  * allocates nothing: it runs exactly when memory is short.  A failed
- * write returns -EIO; write_one_page then dirties the page again and
- * reclaim keeps it.
+ * write returns -EIO (logged once per area) and marks the slot to retire
+ * (swap_slot_write_error); write_one_page dirties the page again and
+ * reclaim activates it: the data stays in memory, in the swap cache,
+ * where the PTEs' entries find it.
  *
  * Reading is asynchronous, as Linux's: swap_readpage submits the bio and
  * returns; end_swap_bio_read (the disk's interrupt handler, or inside
@@ -25,9 +27,6 @@
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
 #include <uapi/errno.h>
-
-/* Has a write error on the area of this type been logged (once per area)? */
-static bool write_error_logged[MAX_SWAPFILES];
 
 /* The area and sector of a page in the swap cache. */
 static struct swap_info_struct *swap_page_sector(struct page *page, sector_t *sector)
@@ -61,13 +60,9 @@ int swap_writepage(struct address_space *mapping, struct page *page)
 		panic("swap_writepage: a page does not fit a bio of %s", si->name);
 	err = submit_bio_wait(WRITE, &bio);
 	if (err) {
-		unsigned int type = swp_type((swp_entry_t){ page->private });
-
-		if (!write_error_logged[type]) {
-			write_error_logged[type] = true;
+		if (swap_slot_write_error((swp_entry_t){ page->private }) == 1)
 			printk(KERN_ALERT "Write-error on swap-device (%s:%llu)\n", si->name,
 			       (unsigned long long)sector);
-		}
 		return -EIO;
 	}
 	count_vm_event(PSWPOUT);

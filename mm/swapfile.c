@@ -255,7 +255,15 @@ static int swap_entry_free(struct swap_info_struct *p, unsigned long offset)
 	if (count < SWAP_MAP_MAX) {
 		count--;
 		p->swap_map[offset] = count;
-		if (!count) {
+		if (!count && p->write_error_map &&
+		    (p->write_error_map[offset / 64] & (1ul << (offset % 64)))) {
+			/* Retired for good: a bad page, out of every count. */
+			p->swap_map[offset] = SWAP_MAP_BAD;
+			p->pages--;
+			if (p->flags & SWP_WRITEOK)
+				total_swap_pages--;
+			p->inuse_pages--;
+		} else if (!count) {
 			if (offset < p->lowest_bit)
 				p->lowest_bit = offset;
 			if (offset > p->highest_bit)
@@ -363,6 +371,22 @@ static int page_swapcount(struct page *page)
 		count = p->swap_map[swp_offset(entry)] - 1;
 	spin_unlock_irqrestore(&swap_lock, flags);
 	return count;
+}
+
+unsigned int swap_slot_write_error(swp_entry_t entry)
+{
+	unsigned long offset = swp_offset(entry), flags;
+	struct swap_info_struct *p;
+	unsigned int n = 0;
+
+	spin_lock_irqsave(&swap_lock, flags);
+	p = swap_entry_info(entry, "swap_slot_write_error");
+	if (p) {
+		p->write_error_map[offset / 64] |= 1ul << (offset % 64);
+		n = ++p->write_errors;
+	}
+	spin_unlock_irqrestore(&swap_lock, flags);
+	return n;
 }
 
 int try_to_free_swap(struct page *page)
@@ -620,6 +644,8 @@ static void free_swap_info(struct swap_info_struct *p)
 	p->flags = 0;
 	spin_unlock_irqrestore(&swap_lock, flags);
 	kfree(map);
+	kfree(p->write_error_map);
+	p->write_error_map = NULL;
 }
 
 /* Called with swap_lock held.  Link p into swap_list by its priority
@@ -759,7 +785,8 @@ static long swapon_setup(struct swap_info_struct *p, unsigned long dev_pages, in
 	}
 	err = -ENOMEM;
 	p->swap_map = kzalloc(maxpages * sizeof(unsigned short), GFP_KERNEL);
-	if (!p->swap_map)
+	p->write_error_map = kzalloc((maxpages + 63) / 64 * sizeof(unsigned long), GFP_KERNEL);
+	if (!p->swap_map || !p->write_error_map)
 		goto out;
 	err = -EINVAL;
 	nr_good = setup_swap_map(p->name, h, p->swap_map, maxpages);

@@ -592,8 +592,10 @@ static pageout_t pageout(struct page *page, struct address_space *mapping)
 	ClearPageReclaim(page);
 	if (err == AOP_WRITEPAGE_ACTIVATE)
 		return PAGE_ACTIVATE;
+	/* write_one_page left it dirty.  A swap-cache page whose write failed
+	 * is activated: its slot is bad, and it must stay in memory. */
 	if (err)
-		return PAGE_KEEP;	/* write_one_page left it dirty */
+		return PageSwapCache(page) ? PAGE_ACTIVATE : PAGE_KEEP;
 	inc_zone_page_state(page, NR_VMSCAN_WRITE);
 	return PAGE_SUCCESS;
 }

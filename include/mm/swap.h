@@ -147,6 +147,8 @@ struct swap_info_struct {
 	char *name;			/* its path, as /proc/swaps shows it */
 	struct list_head extent_list;	/* struct swap_extent, by start_page */
 	unsigned short *swap_map;	/* max counts */
+	unsigned long *write_error_map;	/* bit per slot a write failed on: bad once free */
+	unsigned int write_errors;	/* failed writes since swapon */
 	unsigned int lowest_bit;	/* no free slot below (max: none free) */
 	unsigned int highest_bit;	/* no free slot above (0: none free) */
 	unsigned int cluster_next;	/* the next slot of the current cluster */
@@ -240,6 +242,13 @@ int try_to_free_swap(struct page *page);
  * so it leaves the swap cache (try_to_free_swap).  Linux's
  * reuse_swap_page. */
 int reuse_swap_page(struct page *page);
+
+/* Writing a page to entry's slot failed (mm/page_io.c): the slot becomes
+ * SWAP_MAP_BAD, never handed out again, once its last user lets it go;
+ * until then it stays, since PTEs name it and its page (kept in memory,
+ * dirty) is found through it.  Returns the area's failed writes so far,
+ * this one included.  Any context. */
+unsigned int swap_slot_write_error(swp_entry_t entry);
 
 /* A swap PTE (or tmpfs entry) is gone: drop its count on entry's slot, and
  * if only the swap cache still holds the slot, let the cache's page go too

@@ -773,6 +773,33 @@ def swap_verify_case(build, name, mem, swap_mib):
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
 
 
+# The slots whose I/O the blkdebug cases fail: in the middle of the area,
+# where the test's own pages go (the first slots take the idle pages of
+# init and the shell).
+IOERR_SLOTS = range(4000, 4016)
+
+
+def swap_ioerr_case(build, name, iotype, expect):
+    """user/tests/swap_ioerr.c at -m 64M on a 256 MiB swap disk behind
+    QEMU's blkdebug, whose rules fail every iotype ("read" or "write") of
+    IOERR_SLOTS with EIO; expect says what the console must show."""
+    workdir = os.path.join(build, "tests", name)
+    image = swap_disk(workdir, 256)
+    conf = os.path.join(workdir, "blkdebug.conf")
+    with open(conf, "w") as f:
+        for slot in IOERR_SLOTS:
+            f.write('[inject-error]\nevent = "%s_aio"\niotype = "%s"\nerrno = "5"\n'
+                    'sector = "%d"\n\n' % (iotype, iotype, slot * 8))
+    return QemuCase(
+        name, SWAP_CHECK + " swap=/dev/vda init=/sbin/init -- /usr/tests/runner swap_ioerr",
+        mem="64M", timeout=600,
+        qemu_args=["-drive", "if=none,id=vd0,format=raw,file=blkdebug:%s:%s" % (conf, image),
+                   "-device", "virtio-blk-pci,drive=vd0"],
+        expect=expect + [r"^# swap_ioerr: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                         r"^init: powering off$"] + SWAP_CHECKED,
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
+
+
 def writeback_race_check(image):
     """user/tests/writeback_race.c leaves /wbrace.0 .. /wbrace.7: a page
     holding 'x' first, then 10240 bytes of its pattern, all of which must
@@ -1282,6 +1309,13 @@ def cases(build):
         vmscan_virtio_case(build),
         mlock_case(build, "mlock_lru_64m_bios", "64M"),
         swap_verify_case(build, "swap_verify_64m_bios", "64M", 256),
+        swap_ioerr_case(build, "swap_write_error_64m_bios", "write",
+                        [r"Write-error on swap-device \(/dev/vda:\d+\)$", r"^# child exited 0$",
+                         r"^# retired ([1-9]|1[0-6]) slots$"]),
+        swap_ioerr_case(build, "swap_read_error_64m_bios", "read",
+                        [r"Read-error on swap-device \(\d+\)$",
+                         r"swap: read of swap entry 0x[0-9a-f]+ failed: swap_ioerr \(pid \d+\) "
+                         r"killed by SIGBUS$", r"^# child killed by SIGBUS$"]),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
         swap_case(build),
