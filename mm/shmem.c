@@ -103,6 +103,8 @@
 #include <mm/shmem.h>
 #include <mm/slab.h>
 #include <mm/swap.h>
+#include <mm/swapops.h>
+#include <mm/vmstat.h>
 #include <pageturn/mutex.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
@@ -129,6 +131,10 @@ struct shmem_dirent {
 
 struct shmem_inode_info {
 	struct address_space mapping;	/* a regular file's data */
+	/* A regular file's pages on swap: index -> swp_to_radix_entry(entry),
+	 * each holding one count of its slot (Linux 2.6.28's swap vector). */
+	struct radix_tree_root swap_tree;
+	unsigned long swapped;		/* entries in swap_tree */
 	unsigned long alloced;		/* pages charged to the super block */
 	struct list_head entries;	/* a directory's shmem_dirents */
 	uint64_t next_cookie;		/* a directory's next readdir position */
@@ -164,7 +170,7 @@ static struct shmem_sb_info *SHMEM_SB(const struct super_block *sb)
 static void shmem_recalc_inode(struct inode *inode, unsigned long pending)
 {
 	struct shmem_inode_info *info = SHMEM_I(inode);
-	unsigned long freed = info->alloced + pending - info->mapping.nrpages;
+	unsigned long freed = info->alloced + pending - info->mapping.nrpages - info->swapped;
 
 	SHMEM_SB(inode->i_sb)->used_blocks -= freed;
 	info->alloced -= freed;
@@ -254,15 +260,90 @@ static int shmem_parse_options(const char *options, unsigned long *max_blocks)
 	return 0;
 }
 
+/* --- swap ------------------------------------------------------------------------ */
+
+/*
+ * The page at index of a file is on swap: take its entry out of the
+ * swap tree and, if data is not NULL, copy the slot's contents there (from
+ * the swap cache, or read).  The entry's slot count goes
+ * (free_swap_and_cache); the page stays charged.  0 when there was no
+ * entry, 1 when there was, -EIO when the slot could not be read, -ENOMEM:
+ * then the entry stays.  Called with the file's new page at index locked
+ * (so no other reader of index runs); may sleep.
+ */
+static int shmem_unswap(struct shmem_inode_info *info, pgoff_t index, void *data)
+{
+	void *item = radix_tree_lookup(&info->swap_tree, index);
+	swp_entry_t entry;
+	struct page *page;
+	unsigned long flags;
+
+	if (!item)
+		return 0;
+	entry = radix_to_swp_entry(item);
+	if (data) {
+		page = read_swap_cache_async(entry, GFP_USER);
+		if (!page)
+			return -ENOMEM;
+		lock_page(page);
+		if (!PageUptodate(page)) {
+			unlock_page(page);
+			put_page(page);
+			return -EIO;
+		}
+		copy_page(data, page_address(page));
+		unlock_page(page);
+		put_page(page);
+	}
+	/* The reads slept, but only a holder of this index's page lock
+	 * changes its entry: it is still ours. */
+	spin_lock_irqsave(&info->mapping.tree_lock, flags);
+	radix_tree_delete(&info->swap_tree, index);
+	info->swapped--;
+	spin_unlock_irqrestore(&info->mapping.tree_lock, flags);
+	free_swap_and_cache(entry);
+	return 1;
+}
+
+/* Drop the swap entries of indices >= start (truncation and eviction). */
+static void shmem_free_swap(struct shmem_inode_info *info, pgoff_t start)
+{
+	unsigned long indices[16], flags;
+	void *items[16];
+	unsigned int i, n;
+
+	while (info->swapped &&
+	       (n = radix_tree_gang_lookup_index(&info->swap_tree, items, indices, start, 16))) {
+		spin_lock_irqsave(&info->mapping.tree_lock, flags);
+		for (i = 0; i < n; i++)
+			radix_tree_delete(&info->swap_tree, indices[i]);
+		info->swapped -= n;
+		spin_unlock_irqrestore(&info->mapping.tree_lock, flags);
+		for (i = 0; i < n; i++)
+			free_swap_and_cache(radix_to_swp_entry(items[i]));
+		start = indices[n - 1] + 1;
+	}
+}
+
 /* --- the page cache's operations --------------------------------------------------- */
 
 static int shmem_readpage(struct address_space *mapping, struct page *page)
 {
-	int err = shmem_charge(mapping->host);
+	struct inode *inode = mapping->host;
+	int ret = shmem_unswap(SHMEM_I(inode), page->index, page_address(page));
 
-	if (err)
-		return err;
-	clear_page(page_address(page));
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		/* Back from swap, whose copy is gone: memory holds the only one. */
+		SetPageDirty(page);
+	} else {
+		/* A hole: a new page, charged. */
+		ret = shmem_charge(inode);
+		if (ret)
+			return ret;
+		clear_page(page_address(page));
+	}
 	SetPageUptodate(page);
 	return 0;
 }
@@ -270,17 +351,69 @@ static int shmem_readpage(struct address_space *mapping, struct page *page)
 static int shmem_prepare_write(struct address_space *mapping, struct page *page,
 			       unsigned int from, unsigned int to)
 {
+	struct inode *inode = mapping->host;
+	int ret;
+
 	(void)from;
 	(void)to;
 	/* An uptodate page was charged when it entered the cache. */
-	return PageUptodate(page) ? 0 : shmem_charge(mapping->host);
+	if (PageUptodate(page))
+		return 0;
+	/* The write covers the page: a copy on swap is stale, and already
+	 * charged. */
+	ret = shmem_unswap(SHMEM_I(inode), page->index, NULL);
+	return ret ? 0 : shmem_charge(inode);
 }
 
+/*
+ * Reclaim's write of a tmpfs page (Linux's shmem_writepage): called by
+ * pageout with the page locked, isolated, unmapped, dirty bit cleared.
+ * The page moves from the file's cache to the swap cache, its slot's
+ * entry taking its place in the swap tree, and is written there; reclaim
+ * then frees it from the swap cache.  Without a free slot, or memory for
+ * the trees' nodes, AOP_WRITEPAGE_ACTIVATE: the page stays, activated.
+ * Never sleeps but for the write.
+ */
 static int shmem_writepage(struct address_space *mapping, struct page *page)
 {
-	(void)mapping;
-	(void)page;
-	return AOP_WRITEPAGE_ACTIVATE;	/* no swap: the data stays in RAM */
+	struct shmem_inode_info *info = SHMEM_I(mapping->host);
+	unsigned long flags;
+	swp_entry_t entry;
+	int err;
+
+	if (mapping_unevictable(mapping))
+		return AOP_WRITEPAGE_ACTIVATE;
+	entry = get_swap_page();
+	if (!entry.val)
+		return AOP_WRITEPAGE_ACTIVATE;
+	/* One count for the swap tree (get_swap_page's), one for the cache. */
+	swap_duplicate(entry);
+	err = radix_tree_preload(__GFP_HIGH | __GFP_NOMEMALLOC | __GFP_NOWARN);
+	if (err)
+		goto fail;
+	spin_lock_irqsave(&mapping->tree_lock, flags);
+	err = radix_tree_insert(&info->swap_tree, page->index, swp_to_radix_entry(entry));
+	if (!err) {
+		radix_tree_delete(&mapping->page_tree, page->index);
+		page->mapping = NULL;
+		mapping->nrpages--;
+		info->swapped++;
+	}
+	spin_unlock_irqrestore(&mapping->tree_lock, flags);
+	radix_tree_preload_end();
+	if (err)
+		goto fail;
+	dec_zone_page_state(page, NR_FILE_PAGES);
+	dec_zone_page_state(page, NR_SHMEM);
+	/* The file cache's page reference is the swap cache's now. */
+	if (add_to_swap_cache(page, entry, __GFP_HIGH | __GFP_NOMEMALLOC | __GFP_NOWARN))
+		panic("shmem_writepage: slot %#lx is in the swap cache already", entry.val);
+	put_page(page);
+	return swap_writepage(mapping, page);
+fail:
+	swap_free(entry);
+	swap_free(entry);
+	return AOP_WRITEPAGE_ACTIVATE;
 }
 
 static const struct address_space_operations shmem_aops = {
@@ -310,6 +443,7 @@ static void shmem_evict_inode(struct inode *inode)
 
 	if (S_ISREG(inode->i_mode)) {
 		truncate_inode_pages(&info->mapping, 0);
+		shmem_free_swap(info, 0);
 		shmem_recalc_inode(inode, 0);
 	}
 	if (S_ISDIR(inode->i_mode) && info->parent != inode)
@@ -381,6 +515,7 @@ static int shmem_get_inode(struct super_block *sb, struct inode *dir, umode_t mo
 		inode->i_op = &shmem_file_inode_operations;
 		inode->i_fop = &shmem_file_operations;
 		address_space_init(&SHMEM_I(inode)->mapping, inode, &shmem_aops, true);
+		INIT_RADIX_TREE(&SHMEM_I(inode)->swap_tree, GFP_ATOMIC);
 		/* ramfs: never evicted (Linux 2.6.28's ramfs_get_inode). */
 		if (SHMEM_SB(sb)->ramfs)
 			mapping_set_unevictable(&SHMEM_I(inode)->mapping);
@@ -636,6 +771,7 @@ static int shmem_truncate(struct inode *inode, loff_t size)
 	inode->i_size = size;
 	if (size < old) {
 		truncate_inode_pages(&SHMEM_I(inode)->mapping, size);
+		shmem_free_swap(SHMEM_I(inode), (size + PAGE_SIZE - 1) >> PAGE_SHIFT);
 		shmem_recalc_inode(inode, 0);
 	}
 	return 0;
@@ -760,7 +896,9 @@ static int shmem_fill_super_common(struct super_block *sb, bool ramfs)
 	if (!sbinfo)
 		return -ENOMEM;
 	/* The kernel's own instance (SysV shm's) has no limit, as Linux's. */
-	sbinfo->max_blocks = ramfs || (sb->s_flags & SB_NOUSER) ? 0 : totalram_pages / 2;
+	/* Half of RAM and swap (on at mount time). */
+	sbinfo->max_blocks = ramfs || (sb->s_flags & SB_NOUSER) ? 0 :
+			     (totalram_pages + (unsigned long)total_swap_pages) / 2;
 	sbinfo->ramfs = ramfs;
 	sbinfo->next_ino = 1;
 	sb->s_fs_info = sbinfo;

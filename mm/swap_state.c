@@ -83,12 +83,7 @@ unsigned long total_swapcache_pages(void)
 	return n;
 }
 
-/*
- * Put a locked page in the swap cache at entry, whose slot count the
- * caller has taken for the cache.  0, -EEXIST (a page is there already)
- * or -ENOMEM (the tree's nodes, allocated with gfp).
- */
-static int add_to_swap_cache(struct page *page, swp_entry_t entry, gfp_t gfp)
+int add_to_swap_cache(struct page *page, swp_entry_t entry, gfp_t gfp)
 {
 	struct address_space *as = swap_address_space(entry);
 	unsigned long flags;

@@ -274,6 +274,14 @@ unsigned long total_swapcache_pages(void);
  */
 int add_to_swap(struct page *page);
 
+/*
+ * Put a locked page in the swap cache at entry, whose slot count the
+ * caller has taken for the cache.  0, -EEXIST (a page is there already)
+ * or -ENOMEM (the tree's nodes, allocated with gfp).  Never sleeps unless
+ * gfp lets it.
+ */
+int add_to_swap_cache(struct page *page, swp_entry_t entry, gfp_t gfp);
+
 /* Take a locked, clean, unmapped swap-cache page out of the cache, drop
  * the cache's reference and free its count on the slot (Linux's
  * delete_from_swap_cache). */

@@ -71,5 +71,10 @@ void *radix_tree_delete(struct radix_tree_root *root, unsigned long index);
  * results; returns how many. */
 unsigned int radix_tree_gang_lookup(struct radix_tree_root *root, void **results,
 				    unsigned long first_index, unsigned int max_items);
+/* The same, with each item's index in indices (Linux's
+ * radix_tree_gang_lookup_slot gives them too). */
+unsigned int radix_tree_gang_lookup_index(struct radix_tree_root *root, void **results,
+					  unsigned long *indices, unsigned long first_index,
+					  unsigned int max_items);
 
 #endif

@@ -281,11 +281,12 @@ void *radix_tree_delete(struct radix_tree_root *root, unsigned long index)
 	return item;
 }
 
-/* Fill results[n..max) with the items at indices >= first under node, whose
- * first index is base, in index order; the new n. */
+/* Fill results[n..max) (and indices[n..max) unless NULL) with the items
+ * at indices >= first under node, whose first index is base, in index
+ * order; the new n. */
 static unsigned int radix_tree_gang(struct radix_tree_node *node, unsigned int level,
 				    unsigned long base, unsigned long first, void **results,
-				    unsigned int n, unsigned int max)
+				    unsigned long *indices, unsigned int n, unsigned int max)
 {
 	unsigned int shift = (level - 1) * RADIX_TREE_MAP_SHIFT, i = 0;
 
@@ -294,11 +295,14 @@ static unsigned int radix_tree_gang(struct radix_tree_node *node, unsigned int l
 	for (; i < RADIX_TREE_MAP_SIZE && n < max; i++) {
 		if (!node->slots[i])
 			continue;
-		if (level == 1)
+		if (level == 1) {
+			if (indices)
+				indices[n] = base | i;
 			results[n++] = node->slots[i];
-		else
+		} else {
 			n = radix_tree_gang(node->slots[i], level - 1, base | ((unsigned long)i << shift),
-					    first, results, n, max);
+					    first, results, indices, n, max);
+		}
 	}
 	return n;
 }
@@ -306,7 +310,15 @@ static unsigned int radix_tree_gang(struct radix_tree_node *node, unsigned int l
 unsigned int radix_tree_gang_lookup(struct radix_tree_root *root, void **results,
 				    unsigned long first_index, unsigned int max_items)
 {
+	return radix_tree_gang_lookup_index(root, results, NULL, first_index, max_items);
+}
+
+unsigned int radix_tree_gang_lookup_index(struct radix_tree_root *root, void **results,
+					  unsigned long *indices, unsigned long first_index,
+					  unsigned int max_items)
+{
 	if (!root->rnode || first_index > radix_tree_maxindex(root->height))
 		return 0;
-	return radix_tree_gang(root->rnode, root->height, 0, first_index, results, 0, max_items);
+	return radix_tree_gang(root->rnode, root->height, 0, first_index, results, indices, 0,
+			       max_items);
 }

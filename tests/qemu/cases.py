@@ -760,16 +760,18 @@ def swap_verify_case(build, name, mem, swap_mib):
     host's mkswap made a swap area, switched on by swap=/dev/vda before
     init: anonymous memory four times the RAM written, read back twice and
     unmapped; then swapoff with pages out (back bit-exact) and with more
-    out than memory holds (ENOMEM, nothing lost).  At power-off every
+    out than memory holds (ENOMEM, nothing lost); then a tmpfs file of
+    twice the RAM through swap and back.  At power-off every
     slot's count must match the swap PTEs and the swap cache
     (swap.map_matches_ptes) and the LRU lists their counters."""
     swap_disk(os.path.join(build, "tests", name), swap_mib)
     return QemuCase(
         name, SWAP_CHECK + " swap=/dev/vda init=/sbin/init -- /usr/tests/runner swap_verify "
-        "swapoff_data",
+        "swapoff_data tmpfs_swap",
         mem=mem, timeout=900, qemu_args=VDA_ARGS,
         expect=[r"^# wrote \d+ MiB", r"^# swap_verify: PASS \(", r"^# swapoff_data: PASS \(",
-                r"^user tests: 2 passed, 0 failed$", r"^init: powering off$"] + SWAP_CHECKED,
+                r"^# tmpfs_swap: PASS \(",
+                r"^user tests: 3 passed, 0 failed$", r"^init: powering off$"] + SWAP_CHECKED,
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
 
 
