@@ -106,6 +106,7 @@
 #include <mm/swapops.h>
 #include <mm/vmstat.h>
 #include <pageturn/mutex.h>
+#include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
@@ -135,6 +136,7 @@ struct shmem_inode_info {
 	 * each holding one count of its slot (Linux 2.6.28's swap vector). */
 	struct radix_tree_root swap_tree;
 	unsigned long swapped;		/* entries in swap_tree */
+	struct list_head swaplist;	/* on shmem_swaplist once a page went to swap */
 	unsigned long alloced;		/* pages charged to the super block */
 	struct list_head entries;	/* a directory's shmem_dirents */
 	uint64_t next_cookie;		/* a directory's next readdir position */
@@ -261,6 +263,11 @@ static int shmem_parse_options(const char *options, unsigned long *max_blocks)
 }
 
 /* --- swap ------------------------------------------------------------------------ */
+
+/* The regular files that have had a page on swap, for swapoff and the
+ * swap ktest (Linux's shmem_swaplist): a file joins when its first page
+ * goes to swap and leaves when it is evicted. */
+static LIST_HEAD(shmem_swaplist);
 
 /*
  * The page at index of a file is on swap: take its entry out of the
@@ -398,6 +405,8 @@ static int shmem_writepage(struct address_space *mapping, struct page *page)
 		page->mapping = NULL;
 		mapping->nrpages--;
 		info->swapped++;
+		if (list_empty(&info->swaplist))
+			list_add_tail(&info->swaplist, &shmem_swaplist);
 	}
 	spin_unlock_irqrestore(&mapping->tree_lock, flags);
 	radix_tree_preload_end();
@@ -444,6 +453,7 @@ static void shmem_evict_inode(struct inode *inode)
 	if (S_ISREG(inode->i_mode)) {
 		truncate_inode_pages(&info->mapping, 0);
 		shmem_free_swap(info, 0);
+		list_del_init(&info->swaplist);
 		shmem_recalc_inode(inode, 0);
 	}
 	if (S_ISDIR(inode->i_mode) && info->parent != inode)
@@ -516,6 +526,7 @@ static int shmem_get_inode(struct super_block *sb, struct inode *dir, umode_t mo
 		inode->i_fop = &shmem_file_operations;
 		address_space_init(&SHMEM_I(inode)->mapping, inode, &shmem_aops, true);
 		INIT_RADIX_TREE(&SHMEM_I(inode)->swap_tree, GFP_ATOMIC);
+		INIT_LIST_HEAD(&SHMEM_I(inode)->swaplist);
 		/* ramfs: never evicted (Linux 2.6.28's ramfs_get_inode). */
 		if (SHMEM_SB(sb)->ramfs)
 			mapping_set_unevictable(&SHMEM_I(inode)->mapping);
@@ -1028,4 +1039,89 @@ void shmem_lock(struct file *file, int lock)
 		mapping_set_unevictable(mapping);
 	else
 		mapping_clear_unevictable(mapping);
+}
+
+/* The first index at or after start of info's swap tree whose entry is on
+ * area type, in *index: 1, or 0 if there is none.  Never sleeps. */
+static int shmem_find_swap(struct shmem_inode_info *info, unsigned int type, pgoff_t start,
+			   pgoff_t *index)
+{
+	unsigned long indices[16];
+	void *items[16];
+	unsigned int i, n;
+
+	while ((n = radix_tree_gang_lookup_index(&info->swap_tree, items, indices, start, 16))) {
+		for (i = 0; i < n; i++)
+			if (swp_type(radix_to_swp_entry(items[i])) == type) {
+				*index = indices[i];
+				return 1;
+			}
+		start = indices[n - 1] + 1;
+	}
+	return 0;
+}
+
+/* Bring the page at index of a tmpfs file back from swap into its cache,
+ * as a read would (shmem_readpage).  0, -ENOMEM or -EIO.  May sleep. */
+static int shmem_swapin_index(struct inode *inode, pgoff_t index)
+{
+	struct address_space *mapping = inode->i_mapping;
+	struct page *page = find_get_page(mapping, index);
+	int err;
+
+	if (page) {
+		/* A read put it there, and took the entry, or failed to. */
+		put_page(page);
+		return radix_tree_lookup(&SHMEM_I(inode)->swap_tree, index) ? -EIO : 0;
+	}
+	page = alloc_page(GFP_USER);
+	if (!page)
+		return -ENOMEM;
+	err = add_to_page_cache_lru(page, mapping, index, GFP_KERNEL);
+	if (err) {
+		put_page(page);
+		return err == -EEXIST ? 0 : err;
+	}
+	err = shmem_readpage(mapping, page);
+	unlock_page(page);
+	put_page(page);
+	return err;
+}
+
+int shmem_unuse(unsigned int type)
+{
+	struct shmem_inode_info *info;
+	struct inode *inode;
+	pgoff_t index;
+	int err;
+
+again:
+	list_for_each_entry(info, &shmem_swaplist, swaplist) {
+		if (!info->swapped || !shmem_find_swap(info, type, 0, &index))
+			continue;
+		/* Held across the sleeps; the list is looked at afresh after. */
+		inode = info->mapping.host;
+		ihold(inode);
+		err = shmem_swapin_index(inode, index);
+		iput(inode);
+		if (err)
+			return err;
+		cond_resched();
+		goto again;
+	}
+	return 0;
+}
+
+void shmem_count_swap(unsigned int type, unsigned int *counts, unsigned long max)
+{
+	struct shmem_inode_info *info;
+	pgoff_t index;
+
+	list_for_each_entry(info, &shmem_swaplist, swaplist)
+		for (index = 0; shmem_find_swap(info, type, index, &index); index++) {
+			swp_entry_t e = radix_to_swp_entry(radix_tree_lookup(&info->swap_tree, index));
+
+			if (swp_offset(e) < max)
+				counts[swp_offset(e)]++;
+		}
 }

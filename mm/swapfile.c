@@ -83,6 +83,7 @@
 #include <mm/pagemap.h>
 #include <mm/pgtable.h>
 #include <mm/rmap.h>
+#include <mm/shmem.h>
 #include <mm/slab.h>
 #include <mm/swap.h>
 #include <mm/vmstat.h>
@@ -1032,6 +1033,9 @@ int try_to_unuse(unsigned int type)
 		if (signal_pending(current))
 			return -EINTR;
 	}
+	err = shmem_unuse(type);
+	if (err)
+		return err;
 	for (offset = 1; offset < si->max && si->inuse_pages; offset++) {
 		struct page *page;
 

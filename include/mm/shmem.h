@@ -53,4 +53,16 @@ int shmem_file_setup(loff_t size, struct file **res);
  */
 void shmem_lock(struct file *file, int lock);
 
+/*
+ * swapoff's part in tmpfs (Linux's shmem_unuse): bring every page of a
+ * tmpfs file that is on swap area type back into its file.  0, -ENOMEM
+ * or -EIO (a slot could not be read: it stays).  May sleep.
+ */
+int shmem_unuse(unsigned int type);
+
+/* Add the tmpfs files' swap entries on area type to counts[offset]
+ * (offsets below max): the swap ktest's count of slot users.  Never
+ * sleeps. */
+void shmem_count_swap(unsigned int type, unsigned int *counts, unsigned long max);
+
 #endif

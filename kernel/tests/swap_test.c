@@ -3,7 +3,8 @@
  *
  *   map_matches_ptes  for every area that is on, each slot's swap_map
  *                     count equals the swap PTEs naming it in every
- *                     address space, plus one if the swap cache holds a
+ *                     address space and the tmpfs files' swap entries
+ *                     naming it, plus one if the swap cache holds a
  *                     page for it (and that page says so: PG_swapcache,
  *                     page->private the slot's entry); the area's
  *                     inuse_pages counts its used slots; and over all
@@ -16,6 +17,7 @@
  */
 #include <mm/mm.h>
 #include <mm/pgtable.h>
+#include <mm/shmem.h>
 #include <mm/slab.h>
 #include <mm/swap.h>
 #include <mm/swapops.h>
@@ -74,6 +76,7 @@ static int check_area(struct swap_info_struct *si, unsigned int type, unsigned l
 	list_for_each_entry(p, &task_list_head, tasks)
 		if (p->mm && !mm_seen_before(p))
 			count_swap_ptes(p->mm, type, counts, si->max);
+	shmem_count_swap(type, counts, si->max);
 	for (offset = 0; offset < si->max; offset++) {
 		unsigned int map = si->swap_map[offset], want = counts[offset];
 		struct page *page;

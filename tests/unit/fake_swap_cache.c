@@ -10,6 +10,7 @@
 #include <mm/mmap.h>
 #include <mm/pagemap.h>
 #include <mm/pgtable.h>
+#include <mm/shmem.h>
 #include <mm/swap.h>
 #include <pageturn/panic.h>
 #include <pageturn/sched.h>
@@ -61,6 +62,12 @@ pte_t *pt_walk(pte_t *pgd, unsigned long addr, uint64_t prot, const struct pt_al
 void cond_resched(void)
 {
 	panic("fake cond_resched, but there are no processes");
+}
+
+int shmem_unuse(unsigned int type)
+{
+	(void)type;
+	return 0;	/* no tmpfs file here */
 }
 
 void lock_page(struct page *page)

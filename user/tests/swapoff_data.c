@@ -3,12 +3,14 @@
  * refuses with ENOMEM, losing nothing, when memory could not hold them.
  *
  * Pageturn only, with one swap area on (the QEMU case gives /dev/vda):
- *   1. A third of RAM gets a per-page pattern, then a region of 1.5 x RAM
- *      is written, which pushes most of the first out to swap, and is
- *      unmapped again (its slots are freed).  swapoff of the area must
- *      succeed: the first region's pages are faulted back in
- *      (try_to_unuse), pswpin grows, SwapTotal is 0, and every word is
- *      still as written.  swapon puts the area back.
+ *   1. A third of RAM gets a per-page pattern, and so does a tmpfs file
+ *      of a sixth of RAM; then a region of 1.5 x RAM is written, which
+ *      pushes most of both out to swap, and is unmapped again (its slots
+ *      are freed).  swapoff of the area must succeed: the region's pages
+ *      are faulted back in and the file's read back into it
+ *      (try_to_unuse, shmem_unuse), pswpin grows, SwapTotal is 0, and
+ *      every word of both is still as written.  swapon puts the area
+ *      back.
  *   2. Three times the RAM gets the pattern: swapoff must fail with
  *      ENOMEM, the area must still be listed in /proc/swaps with its
  *      slots counted, and every word must still be as written.
@@ -16,6 +18,7 @@
  * host's swap) it skips.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,10 +84,11 @@ static int swap_device(char *dev, size_t len)
 
 int main(void)
 {
-	unsigned long ram, size, bad;
+	unsigned long ram, size, fsize, bad;
+	int fd;
 	long in0, used;
 	char dev[64];
-	uint64_t *mem, *push;
+	uint64_t *mem, *push, *file;
 
 	if (!on_pageturn()) {
 		tap_skip("swapoff brings pages back", "it would need root and the host's swap");
@@ -93,10 +97,16 @@ int main(void)
 	if (!swap_device(dev, sizeof(dev)))
 		tap_bail("no swap area is on");
 	ram = (unsigned long)meminfo_kb("MemTotal") * 1024;
+	fsize = ram / 6 & ~(PAGE - 1);
 
-	/* 1: a third of RAM through swap and back by swapoff. */
+	/* 1: a third of RAM and a tmpfs file through swap and back by swapoff. */
 	size = ram / 3 & ~(PAGE - 1);
 	mem = fill(size, 0x1111);
+	file = fill(fsize, 0x4444);
+	fd = open("/tmp/swapoff_data", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write_all(fd, file, fsize) != (ssize_t)fsize)
+		tap_bail("write /tmp/swapoff_data: %s", strerror(errno));
+	munmap(file, fsize);
 	push = fill(ram * 3 / 2 & ~(PAGE - 1), 0x2222);
 	munmap(push, ram * 3 / 2 & ~(PAGE - 1));
 	used = meminfo_kb("SwapTotal") - meminfo_kb("SwapFree");
@@ -112,6 +122,14 @@ int main(void)
 	bad = verify(mem, size, 0x1111);
 	tap_check(bad == 0, "every word came back as written", "%lu words differ", bad);
 	munmap(mem, size);
+	file = mmap(NULL, fsize, PROT_READ, MAP_SHARED, fd, 0);
+	if (file == MAP_FAILED)
+		tap_bail("mmap /tmp/swapoff_data: %s", strerror(errno));
+	bad = verify(file, fsize, 0x4444);
+	tap_check(bad == 0, "and every word of the tmpfs file", "%lu words differ", bad);
+	munmap(file, fsize);
+	close(fd);
+	unlink("/tmp/swapoff_data");
 	tap_check(swapon(dev, 0) == 0, "swapon puts the area back", "swapon %s: %s", dev,
 		  strerror(errno));
 
