@@ -821,6 +821,90 @@ def blkdev_rw_case(build):
         check=lambda session: blkdev_rw_check(scratch) + ext2_fsck_problems(image))
 
 
+SFDISK = "/usr/sbin/sfdisk"
+SECTOR = 512
+# The tables partitions_virtio_bios gives vda (MBR) and vdb (GPT), as
+# sfdisk scripts; user/tests/partitions.c knows the sizes they make.
+PART_MBR = ("label: dos\n"
+            "start=2048, size=20480, type=83\n"
+            "start=22528, size=10240, type=82\n"
+            "start=32768, size=65536, type=5\n"
+            "start=34816, size=8192, type=83\n"
+            "start=45056, size=8192, type=82\n")
+PART_GPT = ("label: gpt\n"
+            "start=2048, size=20480, type=L\n"
+            "start=22528, size=32768, type=L\n"
+            "start=57344, size=8192, type=S\n")
+VDA6_START, VDA6_SECTORS = 45056, 8192
+VDB2_START, VDB2_SECTORS = 22528, 32768
+
+
+def partitioned_disk(path, script, size_mib=64):
+    """A zeroed image of size_mib MiB with sfdisk's table from script."""
+    with open(path, "wb") as f:
+        f.truncate(size_mib << 20)
+    subprocess.run([SFDISK, "-q", path], input=script.encode(), check=True)
+
+
+def partitions_pattern(length):
+    """user/tests/partitions.c's pattern over vda6, from its first byte."""
+    return bytes(((i * 13 + 5) ^ (i >> 9)) & 0xff for i in range(length))
+
+
+def partitions_check(workdir):
+    """vda6's sectors of vda hold the pattern and the sectors around it
+    are zero; vdb2, cut out of vdb, is a clean ext2 holding the file the
+    kernel wrote."""
+    problems = []
+    with open(os.path.join(workdir, "mbr.img"), "rb") as f:
+        mbr = f.read()
+    start, end = VDA6_START * SECTOR, (VDA6_START + VDA6_SECTORS) * SECTOR
+    if mbr[start:end] != partitions_pattern(end - start):
+        problems.append("vda6's sectors of vda do not hold the pattern")
+    if mbr[start - 4096:start] != bytes(4096) or mbr[end:end + 4096] != bytes(4096):
+        problems.append("the sectors around vda6 on vda changed")
+    part = os.path.join(workdir, "vdb2.img")
+    with open(os.path.join(workdir, "disk.img"), "rb") as f:
+        f.seek(VDB2_START * SECTOR)
+        data = f.read(VDB2_SECTORS * SECTOR)
+    with open(part, "wb") as f:
+        f.write(data)
+    return problems + ext2_disk_check(part, "/written.txt", b"written in vdb2\n")
+
+
+def partitions_case(build):
+    """user/tests/partitions.c on two 64 MiB virtio disks partitioned by
+    sfdisk: vda with an MBR (primary, extended and logical partitions),
+    vdb with a GPT whose second partition is an ext2 made by mke2fs -d.
+    The kernel lists them in /proc/partitions, mounts vdb2, fills vda6;
+    the host then checks where the bytes went and runs e2fsck -fn on
+    vdb2."""
+    name = "partitions_virtio_bios"
+    workdir = os.path.join(build, "tests", name)
+    fs = ext2_disk(workdir, {"hello.txt": b"hello from vdb2\n"}, 1024, VDB2_SECTORS * SECTOR >> 20)
+    with open(fs, "rb") as f:
+        fs_data = f.read()
+    gpt = os.path.join(workdir, "disk.img")
+    partitioned_disk(gpt, PART_GPT)
+    with open(gpt, "r+b") as f:
+        f.seek(VDB2_START * SECTOR)
+        f.write(fs_data)
+    partitioned_disk(os.path.join(workdir, "mbr.img"), PART_MBR)
+    return QemuCase(
+        name, "init=/sbin/init -- /usr/tests/runner partitions", timeout=120,
+        # SeaBIOS would boot vda, whose MBR ends in 0x55aa: the CD first.
+        qemu_args=["-boot", "order=d",
+                   "-drive", "if=none,id=vd0,format=raw,file={workdir}/mbr.img",
+                   "-device", "virtio-blk-pci,drive=vd0",
+                   "-drive", "if=none,id=vd1,format=raw,file={workdir}/disk.img",
+                   "-device", "virtio-blk-pci,drive=vd1"],
+        expect=[r"^ vda: vda1 vda2 vda3 < vda5 vda6 >$", r"^ vdb: vdb1 vdb2 vdb3$",
+                r"^# partitions: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"],
+        reject=USER_REJECT + (r"# skip", r"ignored$", r"invalid"),
+        check=lambda session: partitions_check(workdir))
+
+
 def blkdev_hostile_case(build):
     """user/tests/blkdev_hostile.c: bad ioctl pointers and values, offsets
     at the edges, O_APPEND, a whole-block write racing a read of the same
@@ -1169,6 +1253,7 @@ def cases(build):
         mlock_case(build, "mlock_lru_64m_bios", "64M"),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
+        partitions_case(build),
         bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),

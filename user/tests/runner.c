@@ -71,6 +71,7 @@ static const struct test tests[] = {
 	{ "blkdev", 0 },
 	{ "blkdev_rw", 0 },
 	{ "blkdev_hostile", 0 },
+	{ "partitions", 0 },
 	{ "sync_merge", 0 },
 	{ "sysctl", 0 },
 	{ "writeback_race", 0 },
