@@ -905,6 +905,21 @@ def partitions_case(build):
         check=lambda session: partitions_check(workdir))
 
 
+def brd_mem_limit_case():
+    """user/tests/brd.c with mem=96M on a 256 MiB machine and a 64 MiB RAM
+    disk asked for with brd's own option: the disk is carved from the RAM
+    above the limit, which the page allocator never sees."""
+    return QemuCase(
+        "brd_mem_limit_bios", "mem=96M brd.rd_size=65536 init=/sbin/init -- /usr/tests/runner brd",
+        mem="256M", timeout=150,
+        expect=[r"mm: mem=96 MiB: 1[0-9]{2} MiB of RAM above it kept from the page allocator",
+                r"ramdisk: ram1: 65536 KiB carved from RAM above mem= at 0x",
+                r"blk: ram1 64 MiB \(131072 sectors of 512 bytes\), ramdisk$",
+                r"^# brd: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"],
+        reject=USER_REJECT + (r"# skip", r"cmdline: unknown option"))
+
+
 def blkdev_hostile_case(build):
     """user/tests/blkdev_hostile.c: bad ioctl pointers and values, offsets
     at the edges, O_APPEND, a whole-block write racing a read of the same
@@ -1254,6 +1269,7 @@ def cases(build):
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
         partitions_case(build),
+        brd_mem_limit_case(),
         bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),

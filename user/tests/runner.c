@@ -72,6 +72,7 @@ static const struct test tests[] = {
 	{ "blkdev_rw", 0 },
 	{ "blkdev_hostile", 0 },
 	{ "partitions", 0 },
+	{ "brd", 0 },
 	{ "sync_merge", 0 },
 	{ "sysctl", 0 },
 	{ "writeback_race", 0 },
