@@ -544,6 +544,8 @@ static const char *blk_driver_name(const struct block_device *bdev)
 		return "ramdisk";
 	if (bdev->ops == &virtio_blk_ops)
 		return "virtio-blk";
+	if (bdev->ops == &ata_piix_ops)
+		return "ata_piix";
 	return "other";
 }
 
@@ -572,6 +574,7 @@ void blk_dev_init(void)
 	ramdisk_init();
 	pci_init();
 	virtio_blk_init();
+	ata_piix_init();
 	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev)) {
 		if (bdev->bd_partno)
 			continue;

@@ -21,6 +21,11 @@
 void ramdisk_init(void);
 extern const struct block_device_operations ramdisk_ops;
 
+/* Probe the IDE channels (PCI IDE functions, else the legacy ports) and
+ * register their ATA disks as sda, sdb, ... (ata_piix.c). */
+void ata_piix_init(void);
+extern const struct block_device_operations ata_piix_ops;
+
 /* Find every virtio-blk PCI function and register vda, vdb, ... */
 void virtio_blk_init(void);
 extern const struct block_device_operations virtio_blk_ops;

@@ -920,6 +920,57 @@ def brd_mem_limit_case():
         reject=USER_REJECT + (r"# skip", r"cmdline: unknown option"))
 
 
+SD_SCRATCH_BYTES = 8 << 20
+SD_WRITTEN_BYTES = 256 << 10
+
+
+def sd_pattern(length, mul, add, shift):
+    """user/tests/sd_disk.c's patterns: ((pos * mul + add) ^ (pos >> shift))."""
+    return bytes(((i * mul + add) ^ (i >> shift)) & 0xff for i in range(length))
+
+
+def sd_disk_case(build, name, machine_args, drive_args, expect):
+    """user/tests/sd_disk.c on an ext2 sda (mke2fs -d) and an 8 MiB sdb
+    of zeroes, through the ATA driver machine_args and drive_args give
+    them; afterwards sdb's image must hold the pattern in every byte, and
+    e2fsck -fn must find sda clean with written.bin read back."""
+    workdir = os.path.join(build, "tests", name)
+    image = ext2_disk(workdir, {"hello.txt": b"hello from sda\n"}, 1024, 16)
+    scratch = os.path.join(workdir, "scratch.img")
+    with open(scratch, "wb") as f:
+        f.truncate(SD_SCRATCH_BYTES)
+
+    def check(session):
+        with open(scratch, "rb") as f:
+            data = f.read()
+        problems = [] if data == sd_pattern(SD_SCRATCH_BYTES, 11, 7, 10) else \
+            ["sdb's image does not hold the pattern"]
+        return problems + ext2_disk_check(image, "/written.bin",
+                                          sd_pattern(SD_WRITTEN_BYTES, 5, 1, 8))
+    return QemuCase(
+        name, "init=/sbin/init -- /usr/tests/runner sd_disk", timeout=180,
+        qemu_args=machine_args + drive_args,
+        expect=expect + [r"^# sd_disk: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                         r"^init: powering off$"],
+        reject=USER_REJECT + (r"# skip", r"failed: ", r"timed out"),
+        check=check)
+
+
+def ata_piix_case(build):
+    """The legacy IDE interface of QEMU's pc machine (PIIX3): the CD on
+    ata1.00 and QEMU's empty CD on ata2.00 are ATAPI and skipped, sda is
+    ata1.01 and sdb ata2.01, both driven by PIO.  (The harness's
+    -machine q35 comes first: QEMU takes the last.)"""
+    return sd_disk_case(
+        build, "ata_piix_pc_bios", ["-machine", "pc"],
+        ["-drive", "if=ide,index=1,format=raw,file={workdir}/disk.img",
+         "-drive", "if=ide,index=3,format=raw,file={workdir}/scratch.img"],
+        [r"ata1\.00: ATAPI device \(a CD or DVD drive\), not supported",
+         r"ata1\.01: ATA disk \"QEMU HARDDISK\", 32768 sectors, LBA48, PIO: sda",
+         r"ata2\.01: ATA disk \"QEMU HARDDISK\", 16384 sectors, LBA48, PIO: sdb",
+         r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), ata_piix$"])
+
+
 def blkdev_hostile_case(build):
     """user/tests/blkdev_hostile.c: bad ioctl pointers and values, offsets
     at the edges, O_APPEND, a whole-block write racing a read of the same
@@ -1270,6 +1321,7 @@ def cases(build):
         blkdev_hostile_case(build),
         partitions_case(build),
         brd_mem_limit_case(),
+        ata_piix_case(build),
         bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),

@@ -73,6 +73,7 @@ static const struct test tests[] = {
 	{ "blkdev_hostile", 0 },
 	{ "partitions", 0 },
 	{ "brd", 0 },
+	{ "sd_disk", 0 },
 	{ "sync_merge", 0 },
 	{ "sysctl", 0 },
 	{ "writeback_race", 0 },
