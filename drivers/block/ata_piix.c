@@ -85,8 +85,6 @@ struct ata_disk {
 	bool lba48;
 };
 
-static unsigned int nr_ata_ports;
-
 static uint8_t ata_status(const struct ata_port *ap)
 {
 	return inb(ap->cmd + ATA_REG_STATUS);
@@ -336,7 +334,7 @@ static void ata_port_probe(uint16_t cmd, uint16_t ctl, const char *where)
 		printk(KERN_ERR "ata: out of memory for the channel at %#x\n", cmd);
 		return;
 	}
-	ap->id = ++nr_ata_ports;
+	ap->id = ata_new_port_id();
 	ap->cmd = cmd;
 	ap->ctl = ctl;
 	spin_lock_init(&ap->lock, "ata_port");

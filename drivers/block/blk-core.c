@@ -546,6 +546,8 @@ static const char *blk_driver_name(const struct block_device *bdev)
 		return "virtio-blk";
 	if (bdev->ops == &ata_piix_ops)
 		return "ata_piix";
+	if (bdev->ops == &ahci_ops)
+		return "ahci";
 	return "other";
 }
 
@@ -575,6 +577,7 @@ void blk_dev_init(void)
 	pci_init();
 	virtio_blk_init();
 	ata_piix_init();
+	ahci_init();
 	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev)) {
 		if (bdev->bd_partno)
 			continue;

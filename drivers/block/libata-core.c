@@ -51,6 +51,13 @@ void ata_id_c_string(const uint16_t *id, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+static unsigned int nr_ata_ports;
+
+unsigned int ata_new_port_id(void)
+{
+	return ++nr_ata_ports;
+}
+
 static unsigned int sd_next_index;
 
 int sd_name_disk(struct block_device *bdev)

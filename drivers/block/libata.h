@@ -50,6 +50,10 @@ uint64_t ata_id_n_sectors(const uint16_t *id);
 /* The model string, byte order fixed, trailing blanks cut, into buf. */
 void ata_id_c_string(const uint16_t *id, char *buf, size_t len);
 
+/* The next port number, ataN: ata_piix's channels and ahci's ports share
+ * them, as Linux's libata does.  Boot only. */
+unsigned int ata_new_port_id(void);
+
 /* SCSI disks' device numbers (Linux's SCSI_DISK0_MAJOR): 16 minors a disk,
  * so 16 disks on major 8. */
 #define SCSI_DISK0_MAJOR	8

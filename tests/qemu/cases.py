@@ -971,6 +971,22 @@ def ata_piix_case(build):
          r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), ata_piix$"])
 
 
+def ahci_case(build):
+    """The AHCI controller of QEMU's q35 (ICH9): the CD on port 0 is ATAPI
+    and skipped, sda is on port 1 and sdb on port 2, both by DMA."""
+    return sd_disk_case(
+        build, "ahci_q35_bios", [],
+        ["-drive", "if=none,id=sata0,format=raw,file={workdir}/disk.img",
+         "-device", "ide-hd,drive=sata0,bus=ide.1",
+         "-drive", "if=none,id=sata1,format=raw,file={workdir}/scratch.img",
+         "-device", "ide-hd,drive=sata1,bus=ide.2"],
+        [r"ahci: AHCI 1\.0 at 0x[0-9a-f]+, 6 ports",
+         r"ata1: SATA port 0: ATAPI device \(a CD or DVD drive\), not supported",
+         r"ata2: SATA port 1: ATA disk \"QEMU HARDDISK\", 32768 sectors, DMA: sda",
+         r"ata3: SATA port 2: ATA disk \"QEMU HARDDISK\", 16384 sectors, DMA: sdb",
+         r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), ahci$"])
+
+
 def blkdev_hostile_case(build):
     """user/tests/blkdev_hostile.c: bad ioctl pointers and values, offsets
     at the edges, O_APPEND, a whole-block write racing a read of the same
@@ -1322,6 +1338,7 @@ def cases(build):
         partitions_case(build),
         brd_mem_limit_case(),
         ata_piix_case(build),
+        ahci_case(build),
         bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),
