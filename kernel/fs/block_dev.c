@@ -4,7 +4,7 @@
  *
  * blk_dev_init() registers a devfs node (S_IFBLK, 0660) for every block
  * device whose number fits the 8:8 encoding (minor below 256: ram0..255,
- * vda..vdp).  Opening an S_IFBLK inode goes through def_blk_fops: the
+ * vda..vdp, sda..sdp and their partitions).  Opening an S_IFBLK inode goes through def_blk_fops: the
  * open finds the registered device with the inode's number (-ENXIO when
  * there is none) and keeps it in file->private_data.  Devices never go
  * away (drivers/block/blk-core.c), so the pointer stays good.

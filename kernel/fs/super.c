@@ -79,8 +79,16 @@ static struct file_system_type *get_fs_type(const char *name)
 	return NULL;
 }
 
-/* The block device dev_name ("vda" or "/dev/vda"), if not mounted yet:
- * 0, -ENOENT or -EBUSY. */
+/* Do a and b share sectors: the same device, or a disk and one of its
+ * partitions (Linux claims the whole disk for a partition's holder)? */
+static bool bdev_overlaps(const struct block_device *a, const struct block_device *b)
+{
+	return a == b || (a->bd_partno && a->bd_contains == b) ||
+	       (b->bd_partno && b->bd_contains == a);
+}
+
+/* The block device dev_name ("vda" or "/dev/vda"), if neither it nor its
+ * disk or partitions are mounted yet: 0, -ENOENT or -EBUSY. */
 static int get_bdev(const char *dev_name, struct block_device **res)
 {
 	struct vfsmount *mnt;
@@ -93,7 +101,7 @@ static int get_bdev(const char *dev_name, struct block_device **res)
 	if (!*res)
 		return -ENOENT;
 	list_for_each_entry(mnt, &mounts, mnt_list)
-		if (mnt->mnt_sb->s_bdev == *res)
+		if (mnt->mnt_sb->s_bdev && bdev_overlaps(mnt->mnt_sb->s_bdev, *res))
 			return -EBUSY;
 	return 0;
 }

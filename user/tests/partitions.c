@@ -7,8 +7,8 @@
  * build machine, other boots) everything is skipped.
  *
  * Checks: /proc/partitions in Linux's layout lists every disk and
- * partition with Linux's numbers and sizes; vdb2 mounts as ext2, its
- * file reads back and a new file is written (the host then runs e2fsck
+ * partition with Linux's numbers and sizes; vdb2 mounts as ext2 (and then
+ * vdb itself is EBUSY, as on Linux), its file reads back and a new file is written (the host then runs e2fsck
  * -fn on the partition and reads the file); a pattern fills the whole
  * of vda6 through its node, reads back, and a write at its end is
  * ENOSPC (the host checks the pattern sits at vda6's sectors of the disk
@@ -69,6 +69,9 @@ static void ext2_partition(void)
 	if (!tap_check(mount("/dev/vdb2", "/mnt", "ext2", 0, NULL) == 0, "mount /dev/vdb2 (ext2 in a GPT partition)",
 		       "%s", strerror(errno)))
 		return;
+	errno = 0;
+	tap_check(mount("/dev/vdb", "/tmp", "ext2", 0, NULL) == -1 && errno == EBUSY,
+		  "mounting the disk of a mounted partition is EBUSY", "%s", strerror(errno));
 	read_file("/mnt/hello.txt", text, sizeof(text));
 	tap_check(strcmp(text, "hello from vdb2\n") == 0, "a file of the partition's ext2 reads back",
 		  "\"%s\"", text);
