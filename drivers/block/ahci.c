@@ -399,6 +399,10 @@ static void ahci_probe(struct pci_dev *pdev, struct page *idbuf)
 		return;
 	pci_enable_device(pdev);
 	writel(readl(mmio + HOST_CTL) | HOST_AHCI_EN, mmio + HOST_CTL);
+	/* CAP and PI are set by the firmware, and some HBAs forget them in
+	 * a reset: keep them across it (Linux's ahci_save_initial_config). */
+	cap = readl(mmio + HOST_CAP);
+	pi = readl(mmio + HOST_PORTS_IMPL);
 	writel(readl(mmio + HOST_CTL) | HOST_RESET, mmio + HOST_CTL);
 	if (!ahci_wait(mmio, HOST_CTL, HOST_RESET, 0, AHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "ahci: HBA at %#lx does not come out of reset, skipped\n",
@@ -406,8 +410,8 @@ static void ahci_probe(struct pci_dev *pdev, struct page *idbuf)
 		return;
 	}
 	writel(HOST_AHCI_EN, mmio + HOST_CTL);	/* AHCI mode, interrupts off */
-	cap = readl(mmio + HOST_CAP);
-	pi = readl(mmio + HOST_PORTS_IMPL);
+	writel(cap, mmio + HOST_CAP);
+	writel(pi, mmio + HOST_PORTS_IMPL);
 	printk(KERN_INFO "ahci: AHCI %x.%x at %#lx, %u ports (implemented %#x)%s\n",
 	       readl(mmio + HOST_VERSION) >> 16, readl(mmio + HOST_VERSION) & 0xffff,
 	       (unsigned long)bar, (cap & 0x1f) + 1, pi, cap & HOST_CAP_S64A ? ", 64-bit DMA" : "");
