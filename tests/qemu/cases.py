@@ -971,20 +971,31 @@ def ata_piix_case(build):
          r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), ata_piix$"])
 
 
-def ahci_case(build):
+def ahci_case(build, polled=False):
     """The AHCI controller of QEMU's q35 (ICH9): the CD on port 0 is ATAPI
-    and skipped, sda is on port 1 and sdb on port 2, both by DMA."""
+    and skipped, sda is on port 1 and sdb on port 2, both by DMA, their
+    completions signalled on IRQ 10.  polled: a virtio disk in slot 4
+    takes IRQ 10 first, so the HBA is driven polled."""
+    virtio = ["-drive", "if=none,id=vd0,format=raw,file={workdir}/vd.img",
+              "-device", "virtio-blk-pci,drive=vd0,addr=0x4"] if polled else []
+    name = "ahci_polled_q35_bios" if polled else "ahci_q35_bios"
+    if polled:
+        os.makedirs(os.path.join(build, "tests", name), exist_ok=True)
+        with open(os.path.join(build, "tests", name, "vd.img"), "wb") as f:
+            f.truncate(1 << 20)
     return sd_disk_case(
-        build, "ahci_q35_bios", [],
-        ["-drive", "if=none,id=sata0,format=raw,file={workdir}/disk.img",
-         "-device", "ide-hd,drive=sata0,bus=ide.1",
-         "-drive", "if=none,id=sata1,format=raw,file={workdir}/scratch.img",
-         "-device", "ide-hd,drive=sata1,bus=ide.2"],
+        build, name, [],
+        virtio + ["-drive", "if=none,id=sata0,format=raw,file={workdir}/disk.img",
+                  "-device", "ide-hd,drive=sata0,bus=ide.1",
+                  "-drive", "if=none,id=sata1,format=raw,file={workdir}/scratch.img",
+                  "-device", "ide-hd,drive=sata1,bus=ide.2"],
         [r"ahci: AHCI 1\.0 at 0x[0-9a-f]+, 6 ports",
          r"ata1: SATA port 0: ATAPI device \(a CD or DVD drive\), not supported",
          r"ata2: SATA port 1: ATA disk \"QEMU HARDDISK\", 32768 sectors, DMA: sda",
          r"ata3: SATA port 2: ATA disk \"QEMU HARDDISK\", 16384 sectors, DMA: sdb",
-         r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), ahci$"])
+         r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), ahci$",
+         r"ahci: IRQ 10 is another driver's \(error -16\), completion polled" if polled
+         else r"ahci: completion by interrupt on IRQ 10"])
 
 
 def blkdev_hostile_case(build):
@@ -1339,6 +1350,7 @@ def cases(build):
         brd_mem_limit_case(),
         ata_piix_case(build),
         ahci_case(build),
+        ahci_case(build, polled=True),
         bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),
