@@ -485,10 +485,10 @@ static int ahci_identify(struct ahci_port *pp, struct page *buf)
 	return err;
 }
 
-/* Bring up port n of the HBA at mmio, with its interrupts on when
- * use_irq; the port when a disk was registered, else NULL. */
+/* Bring up port n of the HBA at mmio, polled; the port when a disk was
+ * registered, else NULL. */
 static struct ahci_port *ahci_port_probe(volatile uint8_t *mmio, unsigned int n, bool s64a,
-					 bool use_irq, struct page *idbuf)
+					 struct page *idbuf)
 {
 	struct ahci_port *pp;
 	volatile uint8_t *pmmio = mmio + 0x100 + n * 0x80;
@@ -557,11 +557,6 @@ static struct ahci_port *ahci_port_probe(volatile uint8_t *mmio, unsigned int n,
 		printk(KERN_ERR "ata%u: %s not registered: error %d\n", id, model, err);
 		goto stop;
 	}
-	if (use_irq) {
-		pp->use_irq = true;
-		port_write(pp, PORT_IRQ_STAT, 0xffffffffu);
-		port_write(pp, PORT_IRQ_MASK, PORT_IRQ_DEFAULT);
-	}
 	printk(KERN_INFO "ata%u: SATA port %u: ATA disk \"%s\", %lu sectors, DMA: %s\n", id, n,
 	       model, (unsigned long)sectors, pp->bdev.name);
 	return pp;
@@ -573,8 +568,9 @@ out:
 	return NULL;
 }
 
-/* Interrupts for an HBA on pdev's line: true when our handler owns the
- * line (now or already), false when it cannot (logged). */
+/* Interrupts for an HBA on pdev's line, which has disks: true when our
+ * handler owns the line (now or already) and ata_eh runs, false when not
+ * (logged). */
 static bool ahci_setup_irq(struct pci_dev *pdev)
 {
 	struct task_struct *eh;
@@ -612,8 +608,7 @@ static void ahci_probe(struct pci_dev *pdev, struct page *idbuf)
 	struct ahci_host *host;
 	uint32_t cap, pi;
 	unsigned int n, disks = 0;
-	uint64_t irq_flags;
-	bool use_irq;
+	unsigned long irq_flags;
 
 	if (!(pci_resource_flags(pdev, AHCI_PCI_BAR) & IORESOURCE_MEM) || !bar) {
 		printk(KERN_WARNING "ahci %02x:%02x.%u: no ABAR, skipped\n", pdev->bus,
@@ -649,14 +644,25 @@ static void ahci_probe(struct pci_dev *pdev, struct page *idbuf)
 	}
 	host->mmio = mmio;
 	host->irq = pdev->irq;
-	use_irq = ahci_setup_irq(pdev);
 	for (n = 0; n < AHCI_MAX_PORTS; n++)
 		if (pi & (1u << n))
-			disks += !!(host->ports[n] = ahci_port_probe(mmio, n, cap & HOST_CAP_S64A,
-								     use_irq, idbuf));
-	if (!use_irq || !disks) {
-		kfree(host);
+			disks += !!(host->ports[n] = ahci_port_probe(mmio, n, cap & HOST_CAP_S64A, idbuf));
+	if (!disks || !ahci_setup_irq(pdev)) {
+		kfree(host);		/* polled: the ports keep their own pointers */
 		return;
+	}
+	/* No request has run yet (partitions are read after every driver's
+	 * probe); the switch is made under each port's lock all the same. */
+	for (n = 0; n < AHCI_MAX_PORTS; n++) {
+		struct ahci_port *pp = host->ports[n];
+
+		if (!pp)
+			continue;
+		spin_lock_irqsave(&pp->lock, irq_flags);
+		pp->use_irq = true;
+		port_write(pp, PORT_IRQ_STAT, 0xffffffffu);
+		port_write(pp, PORT_IRQ_MASK, PORT_IRQ_DEFAULT);
+		spin_unlock_irqrestore(&pp->lock, irq_flags);
 	}
 	irq_flags = local_irq_save();	/* the handler walks ahci_hosts */
 	list_add_tail(&host->list, &ahci_hosts);
