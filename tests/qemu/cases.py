@@ -998,6 +998,24 @@ def ahci_case(build, polled=False):
          else r"ahci: completion by interrupt on IRQ 10"])
 
 
+def ahci_two_hbas_case(build):
+    """A second AHCI HBA (-device ahci) in slot 2, found first: sda on its
+    port 0, sdb on port 3 of q35's own; each HBA completes on its own
+    line, and the ata numbers run on across them (six ports each)."""
+    return sd_disk_case(
+        build, "ahci_two_hbas_q35_bios", [],
+        ["-device", "ahci,id=ahci2",
+         "-drive", "if=none,id=sata0,format=raw,file={workdir}/disk.img",
+         "-device", "ide-hd,drive=sata0,bus=ahci2.0",
+         "-drive", "if=none,id=sata1,format=raw,file={workdir}/scratch.img",
+         "-device", "ide-hd,drive=sata1,bus=ide.3"],
+        [r"ata1: SATA port 0: ATA disk \"QEMU HARDDISK\", 32768 sectors, DMA: sda",
+         r"ahci: completion by interrupt on IRQ 11",
+         r"ata7: SATA port 0: ATAPI device \(a CD or DVD drive\), not supported",
+         r"ata10: SATA port 3: ATA disk \"QEMU HARDDISK\", 16384 sectors, DMA: sdb",
+         r"ahci: completion by interrupt on IRQ 10"])
+
+
 def blkdev_hostile_case(build):
     """user/tests/blkdev_hostile.c: bad ioctl pointers and values, offsets
     at the edges, O_APPEND, a whole-block write racing a read of the same
@@ -1351,6 +1369,7 @@ def cases(build):
         ata_piix_case(build),
         ahci_case(build),
         ahci_case(build, polled=True),
+        ahci_two_hbas_case(build),
         bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),
