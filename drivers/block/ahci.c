@@ -479,8 +479,10 @@ static int ahci_identify(struct ahci_port *pp, struct page *buf)
 
 	spin_lock_irqsave(&pp->lock, flags);
 	ahci_fill_fis(pp, ATA_CMD_ID_ATA, 0, 0);
-	ahci_fill_sg(pp, 0, page_to_phys(buf), ATA_ID_WORDS * 2);
-	err = ahci_exec_polled(pp, false, 1, "IDENTIFY", 0);
+	if (ahci_fill_sg(pp, 0, page_to_phys(buf), ATA_ID_WORDS * 2))
+		err = ahci_exec_polled(pp, false, 1, "IDENTIFY", 0);
+	else
+		err = -EIO;	/* the buffer is out of the HBA's reach */
 	spin_unlock_irqrestore(&pp->lock, flags);
 	return err;
 }
