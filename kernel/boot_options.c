@@ -102,3 +102,17 @@ bad:
 	printk(KERN_WARNING "cmdline: %s=%s is not a number, using %ld\n", key, s, def);
 	return def;
 }
+
+uint64_t cmdline_get_size(const char *key, uint64_t def)
+{
+	const char *s = cmdline_get(key);
+	uint64_t v;
+
+	if (!s)
+		return def;
+	if (memparse(s, &v) == 0)
+		return v;
+	printk(KERN_WARNING "cmdline: %s=%s is not a size (a number, then K, M, G or T), ignored\n",
+	       key, s);
+	return def;
+}

@@ -13,6 +13,10 @@
  *     key=a" "b and "key=a b" all give key "key", value "a b";
  *   - the first '=' of an option ends its key; later ones belong to the
  *     value (opt=a=b has value "a=b"); without '=' the value is "".
+ *
+ * memparse() reads a size value as Linux's does (mem=96M), refusing
+ * anything it cannot read whole instead of stopping at the first
+ * unknown character.
  */
 #include <pageturn/cmdline.h>
 #include <pageturn/string.h>
@@ -109,4 +113,40 @@ const struct cmdline_opt *cmdline_find(const struct cmdline *cl, const char *key
 		if (strcmp(cl->opts[i].key, key) == 0)
 			return &cl->opts[i];
 	return NULL;
+}
+
+int memparse(const char *s, uint64_t *bytes)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	switch (*p) {
+	case 'T': case 't':
+		shift += 10;
+		/* fall through */
+	case 'G': case 'g':
+		shift += 10;
+		/* fall through */
+	case 'M': case 'm':
+		shift += 10;
+		/* fall through */
+	case 'K': case 'k':
+		shift += 10;
+		p++;
+		break;
+	default:
+		break;
+	}
+	if (*p || (shift && v > (UINT64_MAX >> shift)))
+		return -EINVAL;
+	*bytes = v << shift;
+	return 0;
 }

@@ -4,7 +4,11 @@
  * Order, and the state after each step:
  *   1. memblock   memory = the map's available ranges (page-aligned
  *                 inward); reserved = page 0, the kernel image, the boot
- *                 information and the modules.
+ *                 information and the modules.  With mem=LIMIT (Linux's
+ *                 option) every free range above LIMIT is reserved too:
+ *                 it stays mapped, with struct pages, but the allocator
+ *                 never gets it; mem_limit_carve() hands it out whole to
+ *                 RAM disks (above_limit[] records what is left of it).
  *   2. page tables  new kernel tables built with pages from memblock
  *                 (below 4 GiB, where the boot tables can reach them):
  *                 the direct map of all memory at PAGE_OFFSET with 2 MiB
@@ -82,6 +86,76 @@ static const struct pt_allocator early_tables = {
 	.free = early_table_free,
 };
 
+BOOT_OPTION(mem, "keep RAM above this address from the page allocator, e.g. mem=96M (Linux's); RAM disks may use it");
+
+#define MEM_LIMIT_MIN		(32ull << 20)
+#define MEM_LIMIT_RANGES	8
+
+/* The free RAM above mem=, by range: [next, end) is not yet carved. */
+static struct {
+	phys_addr_t next, end;
+} above_limit[MEM_LIMIT_RANGES];
+static unsigned int nr_above_limit;
+
+/* mem=: reserve every free range above the limit, recording the first
+ * MEM_LIMIT_RANGES of them for mem_limit_carve(). */
+static void apply_mem_limit(void)
+{
+	uint64_t limit = ALIGN_DOWN(cmdline_get_size("mem", 0), (uint64_t)PAGE_SIZE), idx;
+	phys_addr_t start, end, kept = 0;
+	bool found;
+
+	if (!limit)
+		return;
+	if (limit < MEM_LIMIT_MIN) {
+		printk(KERN_WARNING "cmdline: mem=%lu KiB is below %llu MiB, ignored\n",
+		       (unsigned long)(limit >> 10), MEM_LIMIT_MIN >> 20);
+		return;
+	}
+	do {
+		found = false;
+		idx = 0;
+		while (memblock_next_free_range(&idx, &start, &end)) {
+			start = MAX(start, (phys_addr_t)limit);
+			if (end > start) {
+				found = true;
+				break;
+			}
+		}
+		if (!found)
+			break;
+		if (memblock_reserve(start, end - start) < 0) {
+			printk(KERN_WARNING "mm: mem=: memory map too fragmented, RAM from %#lx is not kept back\n",
+			       start);
+			break;
+		}
+		kept += end - start;
+		if (nr_above_limit < MEM_LIMIT_RANGES) {
+			above_limit[nr_above_limit].next = start;
+			above_limit[nr_above_limit].end = end;
+			nr_above_limit++;
+		}
+	} while (found);
+	printk(KERN_INFO "mm: mem=%lu MiB: %lu MiB of RAM above it kept from the page allocator\n",
+	       (unsigned long)(limit >> 20), (unsigned long)(kept >> 20));
+}
+
+phys_addr_t mem_limit_carve(phys_addr_t size)
+{
+	unsigned int i;
+	phys_addr_t pa;
+
+	size = ALIGN_UP(size, PAGE_SIZE);
+	for (i = 0; i < nr_above_limit; i++) {
+		if (size && above_limit[i].end - above_limit[i].next >= size) {
+			pa = above_limit[i].next;
+			above_limit[i].next += size;
+			return pa;
+		}
+	}
+	return 0;
+}
+
 static void setup_memblock(const struct boot_info *bi, phys_addr_t info_phys)
 {
 	unsigned int i;
@@ -106,6 +180,7 @@ static void setup_memblock(const struct boot_info *bi, phys_addr_t info_phys)
 			 ALIGN_UP(info_phys + bi->total_size, PAGE_SIZE) - ALIGN_DOWN(info_phys, PAGE_SIZE));
 	for (i = 0; i < bi->nr_modules; i++)
 		memblock_reserve(bi->modules[i].start, bi->modules[i].end - bi->modules[i].start);
+	apply_mem_limit();
 	max_pfn = memblock_end_of_DRAM() >> PAGE_SHIFT;
 	if (!max_pfn)
 		panic("mm_init: the memory map has no usable RAM");

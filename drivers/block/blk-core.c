@@ -15,7 +15,9 @@
  * driver only ever sees bios that are non-empty, inside the device,
  * aligned to its sector size, within its queue limits, and whose
  * segments are each a non-empty multiple of the sector size inside one
- * page and add up to bi_size.  Each accepted bio is completed exactly
+ * page and add up to bi_size.  A bio for a partition is checked against
+ * the partition, then moved onto its disk (bi_bdev, bi_sector) before it
+ * is held: plugs, queues and drivers only ever see whole disks.  Each accepted bio is completed exactly
  * once, possibly before submit_bio() returns (a RAM disk without a plug),
  * possibly in an interrupt handler (virtio-blk).
  *
@@ -141,6 +143,8 @@ int register_blkdev(struct block_device *bdev)
 		return -EINVAL;		/* every page-sized bio must be possible */
 	if (!bdev->backing_dev_info.ra_pages)
 		bdev->backing_dev_info.ra_pages = default_ra_pages;
+	if (bdev->bd_partno && (!bdev->bd_contains || bdev->bd_contains->bd_partno))
+		return -EINVAL;
 	spin_lock_irqsave(&blk_lock, flags);
 	list_for_each_entry(other, &all_bdevs, list) {
 		if (strcmp(other->name, bdev->name) == 0) {
@@ -149,9 +153,13 @@ int register_blkdev(struct block_device *bdev)
 		}
 	}
 	spin_unlock_irqrestore(&blk_lock, flags);
-	err = blk_init_queue(bdev);	/* may sleep: the name is checked again */
-	if (err)
-		return err;
+	if (!bdev->bd_partno) {
+		bdev->bd_contains = bdev;
+		bdev->bd_part_next = NULL;
+		err = blk_init_queue(bdev);	/* may sleep: the name is checked again */
+		if (err)
+			return err;
+	}
 	spin_lock_irqsave(&blk_lock, flags);
 	list_for_each_entry(other, &all_bdevs, list) {
 		if (strcmp(other->name, bdev->name) == 0) {
@@ -177,6 +185,19 @@ void unregister_blkdev(struct block_device *bdev)
 	list_del(&bdev->list);
 	spin_unlock_irqrestore(&blk_lock, flags);
 	blk_cleanup_queue(bdev);
+}
+
+void blk_link_partition(struct block_device *part)
+{
+	struct block_device **pp = &part->bd_contains->bd_part_next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&blk_lock, flags);
+	while (*pp && (*pp)->bd_partno < part->bd_partno)
+		pp = &(*pp)->bd_part_next;
+	part->bd_part_next = *pp;
+	*pp = part;
+	spin_unlock_irqrestore(&blk_lock, flags);
 }
 
 struct block_device *lookup_bdev(const char *name)
@@ -296,6 +317,10 @@ int submit_bio(int rw, struct bio *bio)
 
 	if (err)
 		return err;
+	if (bio->bi_bdev->bd_partno) {	/* checked against the partition: now the disk's */
+		bio->bi_sector += bio->bi_bdev->bd_start_sect;
+		bio->bi_bdev = bio->bi_bdev->bd_contains;
+	}
 	bio->bi_rw = rw;
 	bio->bi_error = 0;
 	bio->bi_done = false;
@@ -430,13 +455,11 @@ void bio_endio(struct bio *bio, int error)
 	wake_up(&bio_waitq);
 }
 
-void blk_end_request_all(struct request *rq, int error)
+/* Count rq, done with error, on bdev (its disk or the partition where it
+ * starts, as Linux 2.6.28's disk_map_sector_rcu).  Called with blk_lock
+ * held. */
+static void blk_account_io_done(struct block_device *bdev, const struct request *rq, int error)
 {
-	struct block_device *bdev = rq->rq_disk;
-	struct bio *bio = rq->bio, *next;
-	unsigned long flags;
-
-	spin_lock_irqsave(&blk_lock, flags);
 	if (error) {
 		bdev->errors++;
 	} else if (rq_data_dir(rq) == WRITE) {
@@ -445,6 +468,25 @@ void blk_end_request_all(struct request *rq, int error)
 	} else {
 		bdev->reads++;
 		bdev->sectors_read += blk_rq_sectors(rq);
+	}
+}
+
+void blk_end_request_all(struct request *rq, int error)
+{
+	struct block_device *bdev = rq->rq_disk;
+	struct bio *bio = rq->bio, *next;
+	unsigned long flags;
+
+	struct block_device *part;
+
+	spin_lock_irqsave(&blk_lock, flags);
+	blk_account_io_done(bdev, rq, error);
+	for (part = bdev->bd_part_next; part; part = part->bd_part_next) {
+		if (blk_rq_pos(rq) >= part->bd_start_sect &&
+		    blk_rq_pos(rq) - part->bd_start_sect < part->nr_sectors) {
+			blk_account_io_done(part, rq, error);
+			break;
+		}
 	}
 	rq->bio = rq->biotail = NULL;
 	list_add(&rq->queuelist, &bdev->rq_free);
@@ -463,27 +505,40 @@ void blk_end_request_all(struct request *rq, int error)
  * the same four for writes, I/Os in flight, ms doing I/O, weighted ms,
  * the four discard columns and the two flush columns.  Pageturn counts
  * completed requests, merged bios and sectors; every other column is 0
- * (no time is kept).
+ * (no time is kept).  Each disk is followed by its partitions, whose
+ * requests are those starting in them; their merges are counted on the
+ * disk only.  The partition chains change only at boot, before anyone
+ * reads this.
  */
-void diskstats_show(struct seq_file *m)
+static void diskstats_show_one(struct seq_file *m, struct block_device *bdev)
 {
-	struct block_device *bdev;
 	uint64_t r, w, sr, sw, rm, wm;
 	unsigned long flags;
 
-	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev)) {
-		spin_lock_irqsave(&blk_lock, flags);
-		r = bdev->reads;
-		w = bdev->writes;
-		sr = bdev->sectors_read;
-		sw = bdev->sectors_written;
-		rm = bdev->read_merges;
-		wm = bdev->write_merges;
-		spin_unlock_irqrestore(&blk_lock, flags);
-		seq_printf(m, "%4u %7u %s %lu %lu %lu 0 %lu %lu %lu 0 0 0 0 0 0 0 0 0 0\n",
-			   bdev->major, bdev->minor, bdev->name, (unsigned long)r,
-			   (unsigned long)rm, (unsigned long)sr, (unsigned long)w,
-			   (unsigned long)wm, (unsigned long)sw);
+	spin_lock_irqsave(&blk_lock, flags);
+	r = bdev->reads;
+	w = bdev->writes;
+	sr = bdev->sectors_read;
+	sw = bdev->sectors_written;
+	rm = bdev->read_merges;
+	wm = bdev->write_merges;
+	spin_unlock_irqrestore(&blk_lock, flags);
+	seq_printf(m, "%4u %7u %s %lu %lu %lu 0 %lu %lu %lu 0 0 0 0 0 0 0 0 0 0\n",
+		   bdev->major, bdev->minor, bdev->name, (unsigned long)r,
+		   (unsigned long)rm, (unsigned long)sr, (unsigned long)w,
+		   (unsigned long)wm, (unsigned long)sw);
+}
+
+void diskstats_show(struct seq_file *m)
+{
+	struct block_device *disk, *part;
+
+	for (disk = next_bdev(NULL); disk; disk = next_bdev(disk)) {
+		if (disk->bd_partno)
+			continue;
+		diskstats_show_one(m, disk);
+		for (part = disk->bd_part_next; part; part = part->bd_part_next)
+			diskstats_show_one(m, part);
 	}
 }
 
@@ -493,6 +548,10 @@ static const char *blk_driver_name(const struct block_device *bdev)
 		return "ramdisk";
 	if (bdev->ops == &virtio_blk_ops)
 		return "virtio-blk";
+	if (bdev->ops == &ata_piix_ops)
+		return "ata_piix";
+	if (bdev->ops == &ahci_ops)
+		return "ahci";
 	return "other";
 }
 
@@ -521,12 +580,19 @@ void blk_dev_init(void)
 	ramdisk_init();
 	pci_init();
 	virtio_blk_init();
+	ata_piix_init();
+	ahci_init();
 	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev)) {
+		if (bdev->bd_partno)
+			continue;
 		format_size(size, sizeof(size), bdev->nr_sectors);
 		printk(KERN_INFO "blk: %s %s (%lu sectors of %u bytes), %s%s\n",
 		       bdev->name, size, bdev->nr_sectors / (bdev->sector_size >> SECTOR_SHIFT),
 		       bdev->sector_size, blk_driver_name(bdev),
 		       bdev->read_only ? ", read-only" : "");
 	}
+	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev))
+		if (!bdev->bd_partno && bdev->minors > 1)
+			blk_add_partitions(bdev);
 	blkdev_register_nodes();
 }

@@ -21,6 +21,16 @@
 void ramdisk_init(void);
 extern const struct block_device_operations ramdisk_ops;
 
+/* Probe the IDE channels (PCI IDE functions, else the legacy ports) and
+ * register their ATA disks as sda, sdb, ... (ata_piix.c). */
+void ata_piix_init(void);
+extern const struct block_device_operations ata_piix_ops;
+
+/* Find every AHCI HBA (PCI class 01:06:01) and register its SATA disks
+ * as the next sd names (ahci.c). */
+void ahci_init(void);
+extern const struct block_device_operations ahci_ops;
+
 /* Find every virtio-blk PCI function and register vda, vdb, ... */
 void virtio_blk_init(void);
 extern const struct block_device_operations virtio_blk_ops;

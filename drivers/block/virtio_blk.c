@@ -380,6 +380,7 @@ static int virtio_blk_probe(struct pci_dev *pdev, unsigned int index)
 	vb->bdev.read_only = features & (1u << VIRTIO_BLK_F_RO);
 	vb->bdev.major = VIRTBLK_MAJOR;
 	vb->bdev.minor = index * VIRTBLK_MINORS;
+	vb->bdev.minors = VIRTBLK_MINORS;
 	err = vblk_set_limits(vb, features);
 	if (err)
 		goto fail;

@@ -29,6 +29,10 @@ static inline uint32_t inl(uint16_t port)
 	return v;
 }
 
+/* Device memory [phys, phys+size) mapped uncached, or NULL (mm/ioremap.c).
+ * Process context at boot: it may allocate page-table pages. */
+void *ioremap(phys_addr_t phys, size_t size);
+
 /* A short delay for old devices (the PIC) that need time between accesses. */
 static inline void io_wait(void) { outb(0x80, 0); }
 

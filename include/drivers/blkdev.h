@@ -28,6 +28,13 @@
  * many bios brackets them with blk_start_plug()/blk_finish_plug(): they
  * are held until the plug is finished or the task sleeps, then sorted and
  * merged into as few requests as the limits allow.
+ *
+ * Partitions (drivers/block/genhd.c): a disk registered with minors > 1
+ * has its MBR or GPT read at boot, and each partition found becomes a
+ * block device of its own ("vda1", the next minor numbers), usable as a
+ * disk: submit_bio() checks a bio against the partition's bounds, then
+ * hands it to the disk, moved by the partition's start (Linux's
+ * blk_partition_remap: bi_bdev and bi_sector name the disk from then on).
  */
 #ifndef DRIVERS_BLKDEV_H
 #define DRIVERS_BLKDEV_H
@@ -160,6 +167,19 @@ struct block_device {
 	 * or the swap area on it; NULL if nobody (kernel/fs/block_dev.c's
 	 * bd_claim, under its lock). */
 	void *bd_holder;
+	/*
+	 * A whole disk: bd_partno 0, bd_contains itself (set by
+	 * register_blkdev), minors the numbers it owns from minor on (0 or
+	 * 1: its partitions are not looked for).  A partition: bd_partno
+	 * N > 0, bd_contains its disk, of which it is the nr_sectors from
+	 * bd_start_sect; it has no queue.  bd_part_next chains a disk's
+	 * partitions by number, from the disk, under blk_lock.
+	 */
+	unsigned int minors;
+	unsigned int bd_partno;
+	struct block_device *bd_contains;
+	sector_t bd_start_sect;
+	struct block_device *bd_part_next;
 	/* The readahead window of files on it (BLKRASET); VM_MAX_READAHEAD
 	 * unless the driver set one. */
 	struct backing_dev_info backing_dev_info;
@@ -193,7 +213,8 @@ static inline unsigned int blk_max_segment_size(const struct block_device *bdev)
 }
 
 /* Make a device known by its name.  -EINVAL for a bad geometry or name,
- * -EEXIST when the name is taken. */
+ * -EEXIST when the name is taken, -ENOMEM.  A partition (bd_partno set)
+ * is registered by genhd.c, never by a driver. */
 int register_blkdev(struct block_device *bdev);
 /* Called when no bio of bdev is held or in flight. */
 void unregister_blkdev(struct block_device *bdev);
@@ -269,7 +290,15 @@ void blk_rq_bio_prep(struct request *rq, struct bio *bio);
 void blk_rq_append_bio(struct request *rq, struct bio *bio);
 
 
-/* Start the block layer: the ramdisks and the drivers found on PCI. */
+/* Start the block layer: the ramdisks and the drivers found on PCI, then
+ * the partitions of their disks. */
 void blk_dev_init(void);
+
+/* Read disk's partition table and register its partitions (genhd.c);
+ * logs what it found or refused.  Process context: sleeps on the I/O. */
+void blk_add_partitions(struct block_device *disk);
+/* Link part, registered, at its place in its disk's bd_part_next chain
+ * (blk-core.c, under blk_lock). */
+void blk_link_partition(struct block_device *part);
 
 #endif

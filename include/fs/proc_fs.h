@@ -27,6 +27,7 @@ void loadavg_proc_show(struct seq_file *m);	/* /proc/loadavg (proc/stat.c) */
 void cmdline_proc_show(struct seq_file *m);	/* /proc/cmdline (proc/root.c) */
 void mounts_proc_show(struct seq_file *m);	/* /proc/mounts (proc/root.c) */
 void diskstats_show(struct seq_file *m);	/* /proc/diskstats (drivers/block/blk-core.c) */
+void partitions_proc_show(struct seq_file *m);	/* /proc/partitions (drivers/block/genhd.c) */
 void version_proc_show(struct seq_file *m);	/* /proc/version (kernel/sys.c: the utsname) */
 /* /proc/filesystems: "nodev\tproc" or "\text2", one line per registered
  * type, in registration order (kernel/fs/super.c: the type list). */

@@ -14,4 +14,13 @@
  */
 void mm_init(const struct boot_info *bi, phys_addr_t boot_info_phys);
 
+/*
+ * RAM above the mem= limit, which the page allocator never sees: size
+ * bytes (rounded up to pages) of it, contiguous, mapped in the direct map
+ * and never used by anyone else, for a block device carved out of it
+ * (the RAM disks).  Returns the physical address, or 0 when there is no
+ * mem= or not that much left above it.  Boot only, one caller at a time.
+ */
+phys_addr_t mem_limit_carve(phys_addr_t size);
+
 #endif

@@ -47,6 +47,14 @@ int cmdline_parse(struct cmdline *cl, const char *str);
 /* The last option named key, or NULL. */
 const struct cmdline_opt *cmdline_find(const struct cmdline *cl, const char *key);
 
+/*
+ * A size with Linux's memparse() suffixes: a decimal number, then
+ * optionally K, M, G or T (either case, powers of 1024).  0 with *bytes
+ * set, or -EINVAL for anything else (no digits, another suffix, trailing
+ * text, more than 2^64 - 1 bytes).
+ */
+int memparse(const char *s, uint64_t *bytes);
+
 /* --- the boot command line (kernel only) --------------------------------- */
 
 struct boot_option {
@@ -59,6 +67,12 @@ struct boot_option {
 	static const struct boot_option __boot_option_##id \
 	__used __section(".boot_options") __aligned(8) = { #id, text }
 
+/* An option whose name is not a C identifier ("brd.rd_size", as Linux's
+ * module parameters): id names only the declaration. */
+#define BOOT_OPTION_NAMED(id, name, text) \
+	static const struct boot_option __boot_option_##id \
+	__used __section(".boot_options") __aligned(8) = { name, text }
+
 void boot_cmdline_init(const char *raw);
 const char *boot_cmdline_raw(void);
 /* The words after "--" for init's argv (split at blanks), or "". */
@@ -69,5 +83,8 @@ bool cmdline_has(const char *key);
 /* A numeric option: def when absent; a malformed number is logged and
  * def returned. */
 long cmdline_get_long(const char *key, long def);
+/* A size option (memparse): def when absent; a malformed one is logged
+ * and def returned. */
+uint64_t cmdline_get_size(const char *key, uint64_t def);
 
 #endif

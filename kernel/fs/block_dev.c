@@ -4,7 +4,7 @@
  *
  * blk_dev_init() registers a devfs node (S_IFBLK, 0660) for every block
  * device whose number fits the 8:8 encoding (minor below 256: ram0..255,
- * vda..vdp).  Opening an S_IFBLK inode goes through def_blk_fops: the
+ * vda..vdp, sda..sdp and their partitions).  Opening an S_IFBLK inode goes through def_blk_fops: the
  * open finds the registered device with the inode's number (-ENXIO when
  * there is none) and keeps it in file->private_data.  Devices never go
  * away (drivers/block/blk-core.c), so the pointer stays good.
@@ -41,7 +41,8 @@
  *
  * Exclusive use (Linux 2.6.28's bd_claim): a mount and a swap area each
  * claim their device, and a device someone holds is -EBUSY for the
- * other; the node still reads and writes (as root's does on Linux).
+ * other, and so are its disk and its partitions (which share its
+ * sectors); the node still reads and writes (as root's does on Linux).
  */
 #include <asm/page.h>
 #include <asm/uaccess.h>
@@ -255,13 +256,30 @@ void blkdev_register_nodes(void)
 
 static DEFINE_SPINLOCK(bdev_claim_lock);
 
+/* Is a device that shares sectors with bdev held: bdev itself, its disk
+ * if it is a partition, or one of its partitions if it is a disk?  Called
+ * with bdev_claim_lock held. */
+static bool bd_overlap_held(const struct block_device *bdev)
+{
+	const struct block_device *part;
+
+	if (bdev->bd_holder)
+		return true;
+	if (bdev->bd_partno)
+		return bdev->bd_contains && bdev->bd_contains->bd_holder;
+	for (part = bdev->bd_part_next; part; part = part->bd_part_next)
+		if (part->bd_holder)
+			return true;
+	return false;
+}
+
 int bd_claim(struct block_device *bdev, void *holder)
 {
 	unsigned long flags;
 	int err = 0;
 
 	spin_lock_irqsave(&bdev_claim_lock, flags);
-	if (bdev->bd_holder)
+	if (bd_overlap_held(bdev))
 		err = -EBUSY;
 	else
 		bdev->bd_holder = holder;

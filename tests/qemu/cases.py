@@ -888,6 +888,201 @@ def blkdev_rw_case(build):
         check=lambda session: blkdev_rw_check(scratch) + ext2_fsck_problems(image))
 
 
+SFDISK = "/usr/sbin/sfdisk"
+SECTOR = 512
+# The tables partitions_virtio_bios gives vda (MBR) and vdb (GPT), as
+# sfdisk scripts; user/tests/partitions.c knows the sizes they make.
+PART_MBR = ("label: dos\n"
+            "start=2048, size=20480, type=83\n"
+            "start=22528, size=10240, type=82\n"
+            "start=32768, size=65536, type=5\n"
+            "start=34816, size=8192, type=83\n"
+            "start=45056, size=8192, type=82\n")
+PART_GPT = ("label: gpt\n"
+            "start=2048, size=20480, type=L\n"
+            "start=22528, size=32768, type=L\n"
+            "start=57344, size=8192, type=S\n")
+VDA6_START, VDA6_SECTORS = 45056, 8192
+VDB2_START, VDB2_SECTORS = 22528, 32768
+
+
+def partitioned_disk(path, script, size_mib=64):
+    """A zeroed image of size_mib MiB with sfdisk's table from script."""
+    with open(path, "wb") as f:
+        f.truncate(size_mib << 20)
+    subprocess.run([SFDISK, "-q", path], input=script.encode(), check=True)
+
+
+def partitions_pattern(length):
+    """user/tests/partitions.c's pattern over vda6, from its first byte."""
+    return bytes(((i * 13 + 5) ^ (i >> 9)) & 0xff for i in range(length))
+
+
+def partitions_check(workdir):
+    """vda6's sectors of vda hold the pattern and the sectors around it
+    are zero; vdb2, cut out of vdb, is a clean ext2 holding the file the
+    kernel wrote."""
+    problems = []
+    with open(os.path.join(workdir, "mbr.img"), "rb") as f:
+        mbr = f.read()
+    start, end = VDA6_START * SECTOR, (VDA6_START + VDA6_SECTORS) * SECTOR
+    if mbr[start:end] != partitions_pattern(end - start):
+        problems.append("vda6's sectors of vda do not hold the pattern")
+    if mbr[start - 4096:start] != bytes(4096) or mbr[end:end + 4096] != bytes(4096):
+        problems.append("the sectors around vda6 on vda changed")
+    part = os.path.join(workdir, "vdb2.img")
+    with open(os.path.join(workdir, "disk.img"), "rb") as f:
+        f.seek(VDB2_START * SECTOR)
+        data = f.read(VDB2_SECTORS * SECTOR)
+    with open(part, "wb") as f:
+        f.write(data)
+    return problems + ext2_disk_check(part, "/written.txt", b"written in vdb2\n")
+
+
+def partitions_case(build):
+    """user/tests/partitions.c on two 64 MiB virtio disks partitioned by
+    sfdisk: vda with an MBR (primary, extended and logical partitions),
+    vdb with a GPT whose second partition is an ext2 made by mke2fs -d.
+    The kernel lists them in /proc/partitions, mounts vdb2, fills vda6;
+    the host then checks where the bytes went and runs e2fsck -fn on
+    vdb2."""
+    name = "partitions_virtio_bios"
+    workdir = os.path.join(build, "tests", name)
+    fs = ext2_disk(workdir, {"hello.txt": b"hello from vdb2\n"}, 1024, VDB2_SECTORS * SECTOR >> 20)
+    with open(fs, "rb") as f:
+        fs_data = f.read()
+    gpt = os.path.join(workdir, "disk.img")
+    partitioned_disk(gpt, PART_GPT)
+    with open(gpt, "r+b") as f:
+        f.seek(VDB2_START * SECTOR)
+        f.write(fs_data)
+    partitioned_disk(os.path.join(workdir, "mbr.img"), PART_MBR)
+    return QemuCase(
+        name, "init=/sbin/init -- /usr/tests/runner partitions", timeout=120,
+        # SeaBIOS would boot vda, whose MBR ends in 0x55aa: the CD first.
+        qemu_args=["-boot", "order=d",
+                   "-drive", "if=none,id=vd0,format=raw,file={workdir}/mbr.img",
+                   "-device", "virtio-blk-pci,drive=vd0",
+                   "-drive", "if=none,id=vd1,format=raw,file={workdir}/disk.img",
+                   "-device", "virtio-blk-pci,drive=vd1"],
+        expect=[r"^ vda: vda1 vda2 vda3 < vda5 vda6 >$", r"^ vdb: vdb1 vdb2 vdb3$",
+                r"^# partitions: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"],
+        reject=USER_REJECT + (r"# skip", r"ignored$", r"invalid"),
+        check=lambda session: partitions_check(workdir))
+
+
+def brd_mem_limit_case():
+    """user/tests/brd.c with mem=96M on a 256 MiB machine and a 64 MiB RAM
+    disk asked for with brd's own option: the disk is carved from the RAM
+    above the limit, which the page allocator never sees."""
+    return QemuCase(
+        "brd_mem_limit_bios", "mem=96M brd.rd_size=65536 init=/sbin/init -- /usr/tests/runner brd",
+        mem="256M", timeout=150,
+        expect=[r"mm: mem=96 MiB: 1[0-9]{2} MiB of RAM above it kept from the page allocator",
+                r"ramdisk: ram1: 65536 KiB carved from RAM above mem= at 0x",
+                r"blk: ram1 64 MiB \(131072 sectors of 512 bytes\), ramdisk$",
+                r"^# brd: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"],
+        reject=USER_REJECT + (r"# skip", r"cmdline: unknown option"))
+
+
+SD_SCRATCH_BYTES = 8 << 20
+SD_WRITTEN_BYTES = 256 << 10
+
+
+def sd_pattern(length, mul, add, shift):
+    """user/tests/sd_disk.c's patterns: ((pos * mul + add) ^ (pos >> shift))."""
+    return bytes(((i * mul + add) ^ (i >> shift)) & 0xff for i in range(length))
+
+
+def sd_disk_case(build, name, machine_args, drive_args, expect):
+    """user/tests/sd_disk.c on an ext2 sda (mke2fs -d) and an 8 MiB sdb
+    of zeroes, through the ATA driver machine_args and drive_args give
+    them; afterwards sdb's image must hold the pattern in every byte, and
+    e2fsck -fn must find sda clean with written.bin read back."""
+    workdir = os.path.join(build, "tests", name)
+    image = ext2_disk(workdir, {"hello.txt": b"hello from sda\n"}, 1024, 16)
+    scratch = os.path.join(workdir, "scratch.img")
+    with open(scratch, "wb") as f:
+        f.truncate(SD_SCRATCH_BYTES)
+
+    def check(session):
+        with open(scratch, "rb") as f:
+            data = f.read()
+        problems = [] if data == sd_pattern(SD_SCRATCH_BYTES, 11, 7, 10) else \
+            ["sdb's image does not hold the pattern"]
+        return problems + ext2_disk_check(image, "/written.bin",
+                                          sd_pattern(SD_WRITTEN_BYTES, 5, 1, 8))
+    return QemuCase(
+        name, "init=/sbin/init -- /usr/tests/runner sd_disk", timeout=180,
+        qemu_args=machine_args + drive_args,
+        expect=expect + [r"^# sd_disk: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                         r"^init: powering off$"],
+        reject=USER_REJECT + (r"# skip", r"failed: ", r"timed out"),
+        check=check)
+
+
+def ata_piix_case(build):
+    """The legacy IDE interface of QEMU's pc machine (PIIX3): the CD on
+    ata1.00 and QEMU's empty CD on ata2.00 are ATAPI and skipped, sda is
+    ata1.01 and sdb ata2.01, both driven by PIO.  (The harness's
+    -machine q35 comes first: QEMU takes the last.)"""
+    return sd_disk_case(
+        build, "ata_piix_pc_bios", ["-machine", "pc"],
+        ["-drive", "if=ide,index=1,format=raw,file={workdir}/disk.img",
+         "-drive", "if=ide,index=3,format=raw,file={workdir}/scratch.img"],
+        [r"ata1\.00: ATAPI device \(a CD or DVD drive\), not supported",
+         r"ata1\.01: ATA disk \"QEMU HARDDISK\", 32768 sectors, LBA48, PIO: sda",
+         r"ata2\.01: ATA disk \"QEMU HARDDISK\", 16384 sectors, LBA48, PIO: sdb",
+         r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), ata_piix$"])
+
+
+def ahci_case(build, polled=False):
+    """The AHCI controller of QEMU's q35 (ICH9): the CD on port 0 is ATAPI
+    and skipped, sda is on port 1 and sdb on port 2, both by DMA, their
+    completions signalled on IRQ 10.  polled: a virtio disk in slot 4
+    takes IRQ 10 first, so the HBA is driven polled."""
+    virtio = ["-drive", "if=none,id=vd0,format=raw,file={workdir}/vd.img",
+              "-device", "virtio-blk-pci,drive=vd0,addr=0x4"] if polled else []
+    name = "ahci_polled_q35_bios" if polled else "ahci_q35_bios"
+    if polled:
+        os.makedirs(os.path.join(build, "tests", name), exist_ok=True)
+        with open(os.path.join(build, "tests", name, "vd.img"), "wb") as f:
+            f.truncate(1 << 20)
+    return sd_disk_case(
+        build, name, [],
+        virtio + ["-drive", "if=none,id=sata0,format=raw,file={workdir}/disk.img",
+                  "-device", "ide-hd,drive=sata0,bus=ide.1",
+                  "-drive", "if=none,id=sata1,format=raw,file={workdir}/scratch.img",
+                  "-device", "ide-hd,drive=sata1,bus=ide.2"],
+        [r"ahci: AHCI 1\.0 at 0x[0-9a-f]+, 6 ports",
+         r"ata1: SATA port 0: ATAPI device \(a CD or DVD drive\), not supported",
+         r"ata2: SATA port 1: ATA disk \"QEMU HARDDISK\", 32768 sectors, DMA: sda",
+         r"ata3: SATA port 2: ATA disk \"QEMU HARDDISK\", 16384 sectors, DMA: sdb",
+         r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), ahci$",
+         r"ahci: IRQ 10 is another driver's \(error -16\), completion polled" if polled
+         else r"ahci: completion by interrupt on IRQ 10"])
+
+
+def ahci_two_hbas_case(build):
+    """A second AHCI HBA (-device ahci) in slot 2, found first: sda on its
+    port 0, sdb on port 3 of q35's own; each HBA completes on its own
+    line, and the ata numbers run on across them (six ports each)."""
+    return sd_disk_case(
+        build, "ahci_two_hbas_q35_bios", [],
+        ["-device", "ahci,id=ahci2",
+         "-drive", "if=none,id=sata0,format=raw,file={workdir}/disk.img",
+         "-device", "ide-hd,drive=sata0,bus=ahci2.0",
+         "-drive", "if=none,id=sata1,format=raw,file={workdir}/scratch.img",
+         "-device", "ide-hd,drive=sata1,bus=ide.3"],
+        [r"ata1: SATA port 0: ATA disk \"QEMU HARDDISK\", 32768 sectors, DMA: sda",
+         r"ahci: completion by interrupt on IRQ 11",
+         r"ata7: SATA port 0: ATAPI device \(a CD or DVD drive\), not supported",
+         r"ata10: SATA port 3: ATA disk \"QEMU HARDDISK\", 16384 sectors, DMA: sdb",
+         r"ahci: completion by interrupt on IRQ 10"])
+
+
 def blkdev_hostile_case(build):
     """user/tests/blkdev_hostile.c: bad ioctl pointers and values, offsets
     at the edges, O_APPEND, a whole-block write racing a read of the same
@@ -1322,6 +1517,12 @@ def cases(build):
         blkdev_hostile_case(build),
         swap_case(build),
         swap_busybox_case(build),
+        partitions_case(build),
+        brd_mem_limit_case(),
+        ata_piix_case(build),
+        ahci_case(build),
+        ahci_case(build, polled=True),
+        ahci_two_hbas_case(build),
         bench_smoke_case(build),
         user_busybox_case(build),
         user_shell_case(build),

@@ -223,6 +223,30 @@ static void test_init_args(void **state)
 	assert_string_equal(cl.init_args, "b");
 }
 
+static void test_memparse(void **state)
+{
+	static const struct { const char *s; int err; uint64_t v; } cases[] = {
+		{ "0", 0, 0 }, { "4096", 0, 4096 }, { "64K", 0, 64 << 10 }, { "96M", 0, 96ull << 20 },
+		{ "96m", 0, 96ull << 20 }, { "2G", 0, 2ull << 30 }, { "1T", 0, 1ull << 40 },
+		{ "18446744073709551615", 0, UINT64_MAX }, { "18446744073709551616", -EINVAL, 0 },
+		{ "16777216T", -EINVAL, 0 }, { "16777215T", 0, 16777215ull << 40 },
+		{ "", -EINVAL, 0 }, { "M", -EINVAL, 0 }, { "-1", -EINVAL, 0 }, { "12X", -EINVAL, 0 },
+		{ "12MB", -EINVAL, 0 }, { " 1", -EINVAL, 0 }, { "1 ", -EINVAL, 0 },
+	};
+	unsigned int i;
+	uint64_t v;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v = 12345;
+		assert_int_equal(memparse(cases[i].s, &v), cases[i].err);
+		if (!cases[i].err)
+			assert_true(v == cases[i].v);
+		else
+			assert_true(v == 12345);
+	}
+}
+
 static void test_random_lines(void **state)
 {
 	static const char alphabet[] = "ab= \t\"";
@@ -274,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_error_clears),
 		cmocka_unit_test(test_copies_input),
 		cmocka_unit_test(test_init_args),
+		cmocka_unit_test(test_memparse),
 		cmocka_unit_test(test_random_lines),
 	};
 

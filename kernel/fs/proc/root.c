@@ -71,6 +71,7 @@ static const struct proc_entry proc_root_entries[] = {
 	{ "filesystems", S_IFREG | 0444, .show = filesystems_proc_show },
 	{ "mounts", S_IFREG | 0444, .show = mounts_proc_show },
 	{ "diskstats", S_IFREG | 0444, .show = diskstats_show },
+	{ "partitions", S_IFREG | 0444, .show = partitions_proc_show },
 	{ "swaps", S_IFREG | 0444, .show = swaps_proc_show },
 	{ .name = "sys", .mode = S_IFDIR | 0555 },
 	{ "self", S_IFLNK | 0777, .readlink = proc_self_readlink },

@@ -1,0 +1,75 @@
+/*
+ * The parts of ATA the drivers share (Linux's libata-core.c and sd.c,
+ * reduced): reading IDENTIFY DEVICE's words, and naming disks.
+ *
+ * Disk names come from one counter for every ATA driver, as Linux's
+ * sd_index_ida: ata_piix and ahci disks are sda, sdb, ... in the order
+ * they are found (blk_dev_init() starts ata_piix first).  The counter
+ * only grows at boot; a disk that fails after its name was taken leaves
+ * a gap, as Linux's does until the index is freed.
+ */
+#include <pageturn/printk.h>
+#include <pageturn/string.h>
+#include <uapi/errno.h>
+
+#include "libata.h"
+
+bool ata_id_has_lba(const uint16_t *id)
+{
+	return id[ATA_ID_CAPABILITY] & (1u << 9);
+}
+
+bool ata_id_has_lba48(const uint16_t *id)
+{
+	/* Bits 15:14 of word 83 must read 01 for its other bits to mean anything. */
+	return (id[ATA_ID_COMMAND_SET_2] & 0xc000) == 0x4000 &&
+	       (id[ATA_ID_COMMAND_SET_2] & (1u << 10));
+}
+
+uint64_t ata_id_n_sectors(const uint16_t *id)
+{
+	if (ata_id_has_lba48(id))
+		return (uint64_t)id[ATA_ID_LBA_CAPACITY_2] |
+		       (uint64_t)id[ATA_ID_LBA_CAPACITY_2 + 1] << 16 |
+		       (uint64_t)id[ATA_ID_LBA_CAPACITY_2 + 2] << 32 |
+		       (uint64_t)id[ATA_ID_LBA_CAPACITY_2 + 3] << 48;
+	return (uint64_t)id[ATA_ID_LBA_CAPACITY] | (uint64_t)id[ATA_ID_LBA_CAPACITY + 1] << 16;
+}
+
+void ata_id_c_string(const uint16_t *id, char *buf, size_t len)
+{
+	size_t i, n = MIN(len - 1, (size_t)ATA_ID_PROD_LEN);
+
+	for (i = 0; i < n; i++) {
+		uint16_t w = id[ATA_ID_PROD + i / 2];
+		char c = (char)(i % 2 ? w & 0xff : w >> 8);
+
+		buf[i] = c >= 0x20 && c < 0x7f ? c : ' ';
+	}
+	while (n && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+}
+
+static unsigned int nr_ata_ports;
+
+unsigned int ata_new_port_id(void)
+{
+	return ++nr_ata_ports;
+}
+
+static unsigned int sd_next_index;
+
+int sd_name_disk(struct block_device *bdev)
+{
+	unsigned int index = sd_next_index;
+
+	if (index >= SD_MAX_DISKS)
+		return -ENOSPC;
+	sd_next_index++;
+	snprintf(bdev->name, sizeof(bdev->name), "sd%c", 'a' + index);
+	bdev->major = SCSI_DISK0_MAJOR;
+	bdev->minor = index * SD_MINORS;
+	bdev->minors = SD_MINORS;
+	return 0;
+}
