@@ -775,6 +775,54 @@ def swap_verify_case(build, name, mem, swap_mib):
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
 
 
+def swap_made_inside_case(build, name, mem, qemu_args, script_args, cmdline_extra="",
+                          image_mib=0, ext2=False):
+    """user/tests/swapverify.sh SCRIPT_ARGS: busybox mkswap and swapon of
+    a disk on another driver (or of a swap file on an ext2 disk), then
+    swap_verify (four times the RAM through swap and back, bit-exact), at
+    power-off the slots against the PTEs.  image_mib: the disk image the
+    case makes ({workdir}/disk.img; ext2 with 4 KiB blocks if ext2),
+    besides which qemu_args name the devices."""
+    workdir = os.path.join(build, "tests", name)
+    if ext2:
+        ext2_disk(workdir, {}, 4096, image_mib)
+    elif image_mib:
+        os.makedirs(workdir, exist_ok=True)
+        with open(os.path.join(workdir, "disk.img"), "wb") as f:
+            f.truncate(image_mib << 20)
+    return QemuCase(
+        name, (SWAP_CHECK + " " + cmdline_extra + " init=/sbin/init -- /bin/sh "
+               "/usr/tests/swapverify.sh " + script_args).replace("  ", " "),
+        mem=mem, timeout=600, qemu_args=qemu_args,
+        expect=[r"^# swapverify\.sh: swap on ", r"^# swap_verify: PASS \(",
+                r"^user tests: 1 passed, 0 failed$",
+                r"^init: /bin/sh finished: exit status 0$"] + SWAP_CHECKED,
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
+
+
+def swap_driver_cases(build):
+    """swap_verify on every kind of disk Pageturn swaps to besides virtio:
+    a SATA disk on q35's AHCI controller, an IDE disk on the pc machine's
+    PIIX (PIO), a RAM disk carved from RAM above mem=, and a swap file on
+    an ext2 virtio disk."""
+    return [
+        swap_made_inside_case(
+            build, "swap_ahci_48m_bios", "48M",
+            ["-drive", "if=none,id=sata0,format=raw,file={workdir}/disk.img",
+             "-device", "ide-hd,drive=sata0,bus=ide.1"], "/dev/sda", image_mib=256),
+        swap_made_inside_case(
+            build, "swap_ata_piix_48m_bios", "48M",
+            ["-machine", "pc", "-drive", "if=ide,index=1,format=raw,file={workdir}/disk.img"],
+            "/dev/sda", image_mib=256),
+        swap_made_inside_case(
+            build, "swap_brd_48m_bios", "240M", [], "/dev/ram1",
+            cmdline_extra="mem=48M brd.rd_size=163840"),
+        swap_made_inside_case(
+            build, "swap_file_48m_bios", "48M", VDA_ARGS, "/dev/vda file 192",
+            image_mib=256, ext2=True),
+    ]
+
+
 # The slots whose I/O the blkdebug cases fail: in the middle of the area,
 # where the test's own pages go (the first slots take the idle pages of
 # init and the shell).
@@ -1506,6 +1554,7 @@ def cases(build):
         vmscan_virtio_case(build),
         mlock_case(build, "mlock_lru_64m_bios", "64M"),
         swap_verify_case(build, "swap_verify_64m_bios", "64M", 256),
+        *swap_driver_cases(build),
         swap_ioerr_case(build, "swap_write_error_64m_bios", "write",
                         [r"Write-error on swap-device \(/dev/vda:\d+\)$", r"^# child exited 0$",
                          r"^# retired ([1-9]|1[0-6]) slots$"]),
