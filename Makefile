@@ -3,8 +3,10 @@
 #   make            build build/kernel.elf and the root filesystem build/root.img
 #   make iso        build build/pageturn.iso (CMDLINE="..." sets the kernel command line,
 #                   GRUB_TIMEOUT=5 shows GRUB's menu for 5 seconds)
-#   make run        boot the ISO in QEMU, serial console in this terminal
-#   make run-gui    boot the ISO in a QEMU window
+#   make run        boot the ISO in QEMU, serial console in this terminal, with
+#                   a swap disk (build/swap.img, SWAP_MIB=256 MiB, made by mkswap)
+#                   as /dev/vda, on from boot (swap=vda); SWAP_MIB=0: none
+#   make run-gui    the same in a QEMU window
 #   make debug      boot halted with a gdb stub; `gdb -x build/gdbinit` attaches
 #   make test       host unit tests + QEMU integration tests
 #   make bench      micro-benchmarks on Pageturn and Debian's Linux (docs/benchmarks.md;
@@ -30,6 +32,8 @@ B           := build
 CMDLINE     ?=
 GRUB_TIMEOUT ?= 0
 MEM         ?= 512M
+SWAP_MIB    ?= 256
+SWAP_IMG    := $(B)/swap.img
 ACCEL       ?= tcg
 FIRMWARE    ?= bios
 MEDIUM      ?= cdrom
@@ -150,12 +154,26 @@ $(ISO): $(B)/kernel.elf $(B)/root.img $(B)/iso-config.txt iso/grub.cfg.in tools/
 # --- running ----------------------------------------------------------------
 QEMU_RUN = $(PYTHON) tools/qemu.py --iso $(ISO) --mem $(MEM) --accel $(ACCEL) --firmware $(FIRMWARE) --medium $(MEDIUM)
 
+# make run and run-gui give the machine swap: a sparse image that mkswap
+# formats (once; SWAP_MIB=0 boots without), attached as the first virtio
+# disk, which the kernel switches on before init (swap=vda).
+ifneq ($(SWAP_MIB),0)
+RUN_SWAP := --swap $(SWAP_IMG)
+run run-gui: CMDLINE += swap=vda
+run run-gui: $(SWAP_IMG)
+endif
+
+$(SWAP_IMG):
+	@mkdir -p $(B)
+	truncate -s $(SWAP_MIB)M $@.tmp && /sbin/mkswap -q $@.tmp >/dev/null && mv $@.tmp $@
+
 run: iso
 	@echo "Pageturn: serial console below. Quit QEMU with Ctrl-A then X."
-	$(QEMU_RUN) --mode serial
+	@[ "$(SWAP_MIB)" = 0 ] || echo "Swap: $(SWAP_IMG) ($(SWAP_MIB) MiB, mkswap'd) is /dev/vda, on from boot (cat /proc/swaps)."
+	$(QEMU_RUN) $(RUN_SWAP) --mode serial
 
 run-gui: iso
-	$(QEMU_RUN) --mode gui
+	$(QEMU_RUN) $(RUN_SWAP) --mode gui
 
 debug: iso $(B)/gdbinit
 	@echo "QEMU is halted at reset with a gdb stub on localhost:1234."

@@ -69,6 +69,8 @@ def main():
                     help="serial: console in this terminal; gui: a QEMU window")
     ap.add_argument("--gdb", action="store_true",
                     help="start halted with a gdb stub on localhost:1234")
+    ap.add_argument("--swap", metavar="IMG",
+                    help="attach IMG (a swap area made by mkswap) as the first virtio disk")
     args = ap.parse_args()
 
     if not os.path.exists(args.iso):
@@ -79,6 +81,9 @@ def main():
         extra = ["-nographic"] if args.mode == "serial" else ["-serial", "mon:stdio"]
         if args.gdb:
             extra += ["-s", "-S"]
+        if args.swap:
+            extra += ["-drive", "if=none,id=swap0,format=raw,file=" + args.swap,
+                      "-device", "virtio-blk-pci,drive=swap0"]
         argv = qemu_command(args.iso, args.mem, args.accel, args.firmware,
                             args.medium, work, extra)
         status = subprocess.call(argv)
