@@ -15,7 +15,7 @@
  *      ENOMEM, the area must still be listed in /proc/swaps with its
  *      slots counted, and every word must still be as written.
  * On the build machine (where it would need root and would disturb the
- * host's swap) it skips.
+ * host's swap), or without a swap area, it skips.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -94,8 +94,10 @@ int main(void)
 		tap_skip("swapoff brings pages back", "it would need root and the host's swap");
 		return tap_done();
 	}
-	if (!swap_device(dev, sizeof(dev)))
-		tap_bail("no swap area is on");
+	if (!swap_device(dev, sizeof(dev))) {
+		tap_skip("swapoff brings pages back", "no swap area is on");
+		return tap_done();
+	}
 	ram = (unsigned long)meminfo_kb("MemTotal") * 1024;
 	fsize = ram / 6 & ~(PAGE - 1);
 
