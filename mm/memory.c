@@ -838,6 +838,69 @@ int populate_vma_range(struct vm_area_struct *vma, unsigned long start,
 	return 0;
 }
 
+/* ---- madvise's walks -------------------------------------------------- */
+
+void madvise_free_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long addr;
+	pte_t *ptep, pte;
+
+	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end, true)); addr += PAGE_SIZE) {
+		pte = *ptep;
+		if (!is_swap_pte(pte))
+			continue;
+		set_pte_at(mm, addr, ptep, 0);
+		mm->swap_ents--;
+		free_swap_and_cache(pte_to_swp_entry(pte));
+	}
+}
+
+void madvise_willneed_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long addr;
+	struct page *page;
+	pte_t *ptep;
+
+	/* The read may sleep: each step walks to its PTE afresh. */
+	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end, true)); addr += PAGE_SIZE) {
+		if (!is_swap_pte(*ptep))
+			continue;
+		page = read_swap_cache_async(pte_to_swp_entry(*ptep), GFP_USER);
+		if (page)
+			put_page(page);
+		cond_resched();
+	}
+}
+
+unsigned long madvise_pageout(struct vm_area_struct *vma, unsigned long start,
+			      unsigned long end)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	LIST_HEAD(page_list);
+	unsigned long addr;
+	struct page *page;
+	pte_t *ptep;
+
+	for (addr = start; (ptep = next_mapped_pte(mm, &addr, end, false)); addr += PAGE_SIZE) {
+		if (!(*ptep & _PAGE_PRESENT))
+			continue;
+		page = pte_page(*ptep);
+		/* Pages others map too are theirs to keep (Linux 5.4). */
+		if (page_mapcount(page) != 1)
+			continue;
+		/* Not young for reclaim: its caller says it is done with it. */
+		set_pte_at(mm, addr, ptep, *ptep & ~_PAGE_ACCESSED);
+		ClearPageReferenced(page);
+		get_page(page);
+		if (isolate_lru_page(page) == 0)
+			list_add(&page->lru, &page_list);
+		put_page(page);	/* the list's reference is ours while isolated */
+	}
+	return list_empty(&page_list) ? 0 : reclaim_pages(&page_list);
+}
+
 /* ---- msync ------------------------------------------------------------- */
 
 /* Hand the dirty bits of the PTEs of [start, end) in the shared file VMA

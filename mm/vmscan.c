@@ -742,6 +742,26 @@ keep:
 	return nr_reclaimed;
 }
 
+unsigned long reclaim_pages(struct list_head *page_list)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.may_writepage = 1,
+		.may_swap = 1,
+		.swap_cluster_max = SWAP_CLUSTER_MAX,
+		.swappiness = vm_swappiness,
+	};
+	unsigned long nr = shrink_page_list(page_list, &sc);
+
+	while (!list_empty(page_list)) {
+		struct page *page = lru_to_page(page_list);
+
+		list_del(&page->lru);
+		putback_lru_page(page);
+	}
+	return nr;
+}
+
 /* ---- the lists -------------------------------------------------------- */
 
 /*

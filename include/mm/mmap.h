@@ -193,6 +193,17 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma,
  */
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 
+/* madvise's walks over [start, end) of vma (mm/memory.c), process
+ * context: MADV_FREE drops the swap PTEs (their data may go: the slot is
+ * freed, a read gives a zeroed page); MADV_WILLNEED starts reading the
+ * swapped pages into the swap cache (may sleep); MADV_PAGEOUT reclaims
+ * the present pages this mapping alone maps, as reclaim would (may
+ * sleep), and returns how many were freed. */
+void madvise_free_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end);
+void madvise_willneed_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end);
+unsigned long madvise_pageout(struct vm_area_struct *vma, unsigned long start,
+			      unsigned long end);
+
 /*
  * Unmap every page of mapping's file from byte holebegin on, for holelen
  * bytes (0: to the end), in every VMA mapping it (mapping->i_mmap),

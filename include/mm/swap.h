@@ -380,6 +380,15 @@ void activate_page(struct page *page);
 int isolate_lru_page(struct page *page);
 
 /*
+ * Reclaim the isolated pages on page_list now, whatever their lists
+ * (Linux 5.4's reclaim_pages, for MADV_PAGEOUT): shrink_page_list
+ * decides each page's fate as reclaim would (writing dirty ones, swapping
+ * anon ones), and those not freed go back to their lists.  The number
+ * freed.  May sleep.
+ */
+unsigned long reclaim_pages(struct list_head *page_list);
+
+/*
  * Give back a page isolate_lru_page took: onto the list page_evictable()
  * and PG_active choose (unevictable, or the active or inactive list of
  * its type), then drop the isolation reference.  Takes zone->lru_lock.

@@ -37,6 +37,7 @@
 #define MADV_WILLNEED	3
 #define MADV_DONTNEED	4		/* drop the pages; anon reads back zero */
 #define MADV_FREE	8
+#define MADV_PAGEOUT	21		/* reclaim the range's pages now (Linux 5.4) */
 
 #define MCL_CURRENT	1
 #define MCL_FUTURE	2

@@ -203,6 +203,25 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
 			pte_del(pte);
 }
 
+/* The fake machine has no swap: no swap PTE to drop or read, and its
+ * pages have no LRU for MADV_PAGEOUT to reclaim them from. */
+void madvise_free_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	check_range(vma, start, end);
+}
+
+void madvise_willneed_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	check_range(vma, start, end);
+}
+
+unsigned long madvise_pageout(struct vm_area_struct *vma, unsigned long start,
+			      unsigned long end)
+{
+	check_range(vma, start, end);
+	return 0;
+}
+
 void change_protection(struct vm_area_struct *vma, unsigned long start,
 		       unsigned long end, uint64_t newprot)
 {

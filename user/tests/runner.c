@@ -86,6 +86,7 @@ static const struct test tests[] = {
 	{ "swap_verify", 0, 600 },
 	{ "swapoff_data", 0, 600 },
 	{ "tmpfs_swap", 0, 600 },
+	{ "madvise_swap", 0, 0 },
 	{ "swap_ioerr", 0, 600 },
 	{ "shm_lock", 0, 0 },
 	{ "ext2_race", 0, 0 },

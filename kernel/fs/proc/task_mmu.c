@@ -79,7 +79,7 @@ void task_mem(struct seq_file *m, struct mm_struct *mm)
 	show_kb(m, "VmExe:", text >> 10);
 	show_kb(m, "VmLib:", ((exec_vm << PAGE_SHIFT) - text) >> 10);
 	show_kb(m, "VmPTE:", mm->nr_ptes << kb);
-	show_kb(m, "VmSwap:", 0);
+	show_kb(m, "VmSwap:", mm->swap_ents << kb);
 }
 
 /* statm's numbers, in pages (Linux's task_statm): returns the size. */

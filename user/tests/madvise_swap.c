@@ -1,0 +1,130 @@
+/*
+ * madvise_swap: MADV_PAGEOUT, MADV_WILLNEED and MADV_FREE on anonymous
+ * memory with swap.
+ *
+ * 4 MiB get a per-page pattern.  MADV_PAGEOUT must push them out (on
+ * Pageturn with swap: pswpout grows by about the range, VmSwap in
+ * /proc/self/status shows them) and a read must find every word, faulting
+ * them back.  Out again, MADV_WILLNEED must read them in before they are
+ * touched (pswpin grows at the call; the reads after it fault no major
+ * fault).  Out again, MADV_FREE lets their data go: each page then reads
+ * as its old contents or as zeroes (Linux's rule), and their slots are
+ * free (SwapFree back up).  On the build machine, whose swap is not this
+ * test's, only the data rules are checked.  Without swap on Pageturn it
+ * skips.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+#define SIZE	(4ul << 20)
+#define PAGES	(SIZE / 4096)
+
+static char text[16384];
+
+static long vmstat(const char *name)
+{
+	if (read_file("/proc/vmstat", text, sizeof(text)) < 0)
+		return -1;
+	return proc_field(text, name);
+}
+
+static long status_kb(const char *name)
+{
+	if (read_file("/proc/self/status", text, sizeof(text)) < 0)
+		return -1;
+	return proc_field(text, name);
+}
+
+static long majflt(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_majflt;
+}
+
+static uint64_t word(unsigned long p, unsigned long i)
+{
+	return ((uint64_t)p << 32) ^ i ^ 0x3a3a000000000000ull;
+}
+
+static unsigned long bad_words(const uint64_t *m)
+{
+	unsigned long bad = 0;
+
+	for (unsigned long p = 0; p < PAGES; p++)
+		for (unsigned long i = 0; i < 512; i++)
+			bad += m[p * 512 + i] != word(p, i);
+	return bad;
+}
+
+int main(void)
+{
+	int pt = on_pageturn();
+	long out0, in0, maj0, free0;
+	unsigned long bad = 0;
+	uint64_t *m;
+
+	if (pt && meminfo_kb("SwapTotal") <= 0) {
+		tap_skip("madvise with swap", "no swap area is on");
+		return tap_done();
+	}
+	m = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		tap_bail("mmap: %m");
+	for (unsigned long p = 0; p < PAGES; p++)
+		for (unsigned long i = 0; i < 512; i++)
+			m[p * 512 + i] = word(p, i);
+
+	out0 = vmstat("pswpout");
+	tap_check(madvise(m, SIZE, MADV_PAGEOUT) == 0, "MADV_PAGEOUT", "%m");
+	if (pt) {
+		tap_check(vmstat("pswpout") - out0 >= (long)PAGES * 9 / 10, "wrote the range to swap",
+			  "pswpout +%ld of %lu pages", vmstat("pswpout") - out0, PAGES);
+		tap_check(status_kb("VmSwap") >= (long)(SIZE >> 10) * 9 / 10,
+			  "VmSwap shows them", "VmSwap %ld kB", status_kb("VmSwap"));
+	}
+	tap_check(bad_words(m) == 0, "every word reads back", NULL);
+
+	madvise(m, SIZE, MADV_PAGEOUT);
+	in0 = vmstat("pswpin");
+	tap_check(madvise(m, SIZE, MADV_WILLNEED) == 0, "MADV_WILLNEED", "%m");
+	if (pt)
+		tap_check(vmstat("pswpin") - in0 >= (long)PAGES * 9 / 10,
+			  "read the range in before it is touched", "pswpin +%ld",
+			  vmstat("pswpin") - in0);
+	maj0 = majflt();
+	tap_check(bad_words(m) == 0, "every word reads back", NULL);
+	if (pt)
+		tap_check(majflt() == maj0, "with no major fault", "%ld major faults",
+			  majflt() - maj0);
+
+	madvise(m, SIZE, MADV_PAGEOUT);
+	free0 = meminfo_kb("SwapFree");
+	tap_check(madvise(m, SIZE, MADV_FREE) == 0, "MADV_FREE", "%m");
+	if (pt)
+		tap_check(meminfo_kb("SwapFree") - free0 >= (long)(SIZE >> 10) * 9 / 10,
+			  "frees the range's slots", "SwapFree +%ld kB",
+			  meminfo_kb("SwapFree") - free0);
+	for (unsigned long p = 0; p < PAGES; p++) {
+		int old = 1, zero = 1;
+
+		for (unsigned long i = 0; i < 512; i++) {
+			old &= m[p * 512 + i] == word(p, i);
+			zero &= m[p * 512 + i] == 0;
+		}
+		bad += !old && !zero;
+	}
+	tap_check(bad == 0, "each page reads as before or as zeroes", "%lu pages neither", bad);
+	return tap_done();
+}
