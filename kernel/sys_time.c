@@ -38,7 +38,8 @@
  * FUTEX_WAKE takes matching waiters off and wakes them.  The key is
  * Linux's: (mm, address) for a private futex or a private mapping, the
  * physical address for a shared mapping (the page is the same for every
- * mapper).  Queue invariant: a futex_q is on futex_queue exactly while
+ * mapper, and a waiter pins it, so that reclaim cannot move its data to
+ * another page while it waits).  Queue invariant: a futex_q is on futex_queue exactly while
  * its task waits and nobody has woken it (woken false).  No interrupt
  * handler touches the queue and the kernel is not preemptive, so it
  * needs no lock.
@@ -46,6 +47,7 @@
 #include <asm/cpu.h>
 #include <asm/uaccess.h>
 #include <drivers/rtc.h>
+#include <mm/mm.h>
 #include <mm/mmap.h>
 #include <mm/pgtable.h>
 #include <pageturn/list.h>
@@ -335,8 +337,9 @@ static long futex_wait(uint32_t __user *uaddr, bool private, uint32_t val, uint6
 		       uint32_t bitset)
 {
 	struct futex_q q = { .task = current, .bitset = bitset, .woken = false };
+	struct page *pinned = NULL;
 	uint32_t uval;
-	int err;
+	long err;
 
 	if (!bitset)
 		return -EINVAL;
@@ -345,20 +348,35 @@ static long futex_wait(uint32_t __user *uaddr, bool private, uint32_t val, uint6
 	err = get_futex_key(uaddr, private, &q.key);
 	if (err)
 		return err;
+	/* A shared futex is its physical address: the page is pinned while
+	 * we wait, so reclaim never frees or replaces it (an unmapped page
+	 * stays in the swap or page cache, where a waker's fault finds the
+	 * same page).  Linux keys it by the page and offset instead. */
+	if (!q.key.mm) {
+		pinned = pfn_to_page(q.key.addr >> PAGE_SHIFT);
+		get_page(pinned);
+	}
 	list_add_tail(&q.list, &futex_queue);
 	err = get_user(uval, uaddr) ? -EFAULT : uval != val ? -EAGAIN : 0;
 	if (err) {
 		if (!q.woken)
 			list_del(&q.list);
-		return err;
+		goto out;
 	}
 	err = sleep_until(deadline, &q.woken);
-	if (q.woken)
-		return 0;
+	if (q.woken) {
+		err = 0;
+		goto out;
+	}
 	list_del(&q.list);
 	if (err)
-		return deadline == KTIME_MAX ? -ERESTARTSYS : -EINTR;
-	return -ETIMEDOUT;
+		err = deadline == KTIME_MAX ? -ERESTARTSYS : -EINTR;
+	else
+		err = -ETIMEDOUT;
+out:
+	if (pinned)
+		put_page(pinned);
+	return err;
 }
 
 /* FUTEX_WAKE(_BITSET): wake up to nr waiters on uaddr's futex whose

@@ -543,6 +543,33 @@ static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
  * to date once unlocked) kills the faulting process with SIGBUS, and no
  * one else: the slot and its PTE stay as they were.
  */
+/*
+ * Map page, locked, up to date and in the swap cache at entry, where the
+ * swap PTE *ptep of vma at addr held entry: the end of do_swap_page and
+ * of swapoff's unuse_swap_pte.  The caller's page reference becomes the
+ * PTE's.  writable: the caller found the page this PTE's alone
+ * (reuse_swap_page).  Never sleeps.
+ */
+static void swapin_map_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+			    pte_t *ptep, struct page *page, swp_entry_t entry, bool writable)
+{
+	pte_t pte;
+
+	page_add_anon_rmap(page, vma, addr);
+	add_mm_rss(mm, 1, 0);
+	mm->swap_ents--;
+	pte = mk_pte(page, fault_prot(vma, writable));
+	/* swapoff brings in the pages of VMAs without access too. */
+	if (!(pte & _PAGE_PRESENT))
+		pte |= _PAGE_PROTNONE;
+	set_pte_at(mm, addr, ptep, pte);
+	swap_free(entry);
+	if (vm_swap_full() || (vma->vm_flags & VM_LOCKED) || PageMlocked(page))
+		try_to_free_swap(page);
+	if (vma->vm_flags & VM_LOCKED)
+		mlock_vma_page(page);
+}
+
 static int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
 			pte_t *ptep, pte_t orig_pte, unsigned int flags)
 {
@@ -551,7 +578,6 @@ static int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, unsign
 	bool writable = false;
 	struct page *page;
 	int ret = 0;
-	pte_t pte;
 
 	page = lookup_swap_cache(entry);
 	if (!page) {
@@ -579,30 +605,58 @@ static int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, unsign
 		       entry.val, current->comm, current->pid);
 		return VM_FAULT_SIGBUS;
 	}
-
-	/* The lookup's reference is the PTE's from now on. */
-	page_add_anon_rmap(page, vma, addr);
-	add_mm_rss(mm, 1, 0);
-	mm->swap_ents--;
+	/* Before the page is mapped: this PTE's count on the slot is then its
+	 * only user besides the cache (Linux 2.6.28's order). */
 	if (write && (vma->vm_flags & VM_WRITE) && !(vma->vm_flags & VM_SHARED) &&
 	    reuse_swap_page(page)) {
 		writable = true;
 		write = false;
 	}
-	pte = mk_pte(page, fault_prot(vma, writable));
-	/* swapoff faults in the pages of VMAs without access too. */
-	if (!(pte & _PAGE_PRESENT))
-		pte |= _PAGE_PROTNONE;
-	set_pte_at(mm, addr, ptep, pte);
-	swap_free(entry);
-	if (vm_swap_full() || (vma->vm_flags & VM_LOCKED) || PageMlocked(page))
-		try_to_free_swap(page);
-	if (vma->vm_flags & VM_LOCKED)
-		mlock_vma_page(page);
+	swapin_map_page(mm, vma, addr, ptep, page, entry, writable);
 	unlock_page(page);
 	if (write)
 		ret |= do_wp_page(mm, vma, addr, ptep, *ptep);
 	return ret;
+}
+
+unsigned long find_swap_pte(struct mm_struct *mm, unsigned int type, unsigned long start,
+			    swp_entry_t *entry)
+{
+	struct vm_area_struct *vma;
+	unsigned long addr = start;
+	pte_t *ptep;
+
+	for (vma = find_vma(mm, start); vma; vma = vma_next(vma)) {
+		addr = MAX(addr, vma->vm_start);
+		for (; (ptep = next_mapped_pte(mm, &addr, vma->vm_end, true)); addr += PAGE_SIZE) {
+			if (!is_swap_pte(*ptep) || swp_type(pte_to_swp_entry(*ptep)) != type)
+				continue;
+			*entry = pte_to_swp_entry(*ptep);
+			return addr;
+		}
+	}
+	return -1ul;
+}
+
+int unuse_swap_pte(struct mm_struct *mm, unsigned long addr, swp_entry_t entry,
+		   struct page *page)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+	enum pg_level level;
+	pte_t *ptep;
+
+	if (!vma || vma->vm_start > addr)
+		return 0;
+	ptep = pt_walk(mm->pgd, addr, 0, NULL, &level);
+	if (!ptep || level != PG_LEVEL_4K || *ptep != swp_entry_to_pte(entry))
+		return 0;
+	/* A swap PTE was an anonymous page's, so its VMA has an anon_vma. */
+	if (!vma->anon_vma)
+		panic("unuse_swap_pte: %#lx holds swap entry %#lx in a VMA without anon_vma", addr,
+		      entry.val);
+	get_page(page);		/* the PTE's */
+	swapin_map_page(mm, vma, addr, ptep, page, entry, false);
+	return 1;
 }
 
 /*
@@ -836,6 +890,41 @@ int populate_vma_range(struct vm_area_struct *vma, unsigned long start,
 		cond_resched();
 	}
 	return 0;
+}
+
+int access_swapped_page(struct mm_struct *mm, unsigned long addr, void *dst, size_t n)
+{
+	enum pg_level level;
+	swp_entry_t entry;
+	struct page *page;
+	pte_t *ptep;
+	int ret;
+
+	for (;;) {
+		ptep = pt_walk(mm->pgd, addr, 0, NULL, &level);
+		if (!ptep || level != PG_LEVEL_4K || !is_swap_pte(*ptep))
+			return -EAGAIN;
+		entry = pte_to_swp_entry(*ptep);
+		page = lookup_swap_cache(entry);
+		if (!page)
+			page = read_swap_cache_async(entry, GFP_USER);
+		if (!page)
+			return -ENOMEM;
+		lock_page(page);
+		/* We slept: the PTE must still name the slot, and the page be
+		 * the slot's, or the data is not this address's any more. */
+		ptep = pt_walk(mm->pgd, addr, 0, NULL, &level);
+		ret = ptep && *ptep == swp_entry_to_pte(entry) && PageSwapCache(page) &&
+		      page->private == entry.val ? 0 : -EAGAIN;
+		if (!ret && !PageUptodate(page))
+			ret = -EIO;
+		if (!ret)
+			memcpy(dst, (char *)page_address(page) + (addr & ~PAGE_MASK), n);
+		unlock_page(page);
+		put_page(page);
+		if (ret != -EAGAIN || !ptep || !is_swap_pte(*ptep))
+			return ret;
+	}
 }
 
 /* ---- madvise's walks -------------------------------------------------- */

@@ -411,8 +411,12 @@ int reuse_swap_page(struct page *page)
 	count = page_mapcount(page);
 	if (count <= 1 && PageSwapCache(page)) {
 		count += page_swapcount(page);
-		if (count == 1)
-			try_to_free_swap(page);
+		if (count == 1 && !PageWriteback(page)) {
+			/* The one user keeps its own count on the slot, which it
+			 * drops; the cache's copy goes now. */
+			delete_from_swap_cache(page);
+			SetPageDirty(page);
+		}
 	}
 	return count <= 1;
 }
@@ -927,57 +931,41 @@ long sys_swapon(const char __user *specialfile, int swap_flags)
 	return err;
 }
 
-/* Has mm a swap PTE naming area type?  Never sleeps. */
-static bool mm_has_swap_of(struct mm_struct *mm, unsigned int type)
-{
-	struct vm_area_struct *vma;
-	enum pg_level level;
-	unsigned long addr;
-	pte_t *ptep;
-
-	if (!mm->swap_ents)
-		return false;
-	list_for_each_entry(vma, &mm->mmap, vm_list)
-		for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE) {
-			ptep = pt_walk(mm->pgd, addr, 0, NULL, &level);
-			if (ptep && level == PG_LEVEL_4K && is_swap_pte(*ptep) &&
-			    swp_type(pte_to_swp_entry(*ptep)) == type)
-				return true;
-		}
-	return false;
-}
-
 /*
- * Fault in every page of mm that is on area type (Linux's unuse_mm, by
- * way of the fault path: do_swap_page reads the page, maps it and drops
- * the PTE's count on the slot).  The fault may sleep, and mm's owner may
- * change its VMAs meanwhile, so the VMA is looked up again for every
- * address.  0, -ENOMEM, or -EIO when a page could not be read (the slot
- * stays, and so does the area).
+ * Bring every page of mm that is on area type back (Linux's unuse_mm):
+ * for each swap PTE on it, the slot's page from the swap cache or read,
+ * locked (which waits for the read), then mapped by unuse_swap_pte, which
+ * looks the VMA and the PTE up again: mm's owner may have changed either
+ * while we slept, so nothing of them is kept across a sleep.  0, -ENOMEM,
+ * or -EIO when a page could not be read (the slot stays, and so does the
+ * area).
  */
 static int unuse_mm(struct mm_struct *mm, unsigned int type)
 {
-	struct vm_area_struct *vma;
-	enum pg_level level;
 	unsigned long addr = 0;
-	pte_t *ptep;
+	swp_entry_t entry, now;
+	struct page *page;
 	int ret;
 
-	while ((vma = find_vma(mm, addr))) {
-		addr = MAX(addr, vma->vm_start);
-		ptep = pt_walk(mm->pgd, addr, 0, NULL, &level);
-		if (ptep && level == PG_LEVEL_4K && is_swap_pte(*ptep) &&
-		    swp_type(pte_to_swp_entry(*ptep)) == type) {
-			ret = handle_mm_fault(mm, vma, addr, 0);
-			if (ret & VM_FAULT_OOM)
+	while ((addr = find_swap_pte(mm, type, addr, &entry)) != -1ul) {
+		page = lookup_swap_cache(entry);
+		if (!page)
+			page = read_swap_cache_async(entry, GFP_USER);
+		if (!page) {
+			/* No memory, unless the PTE changed while we slept. */
+			if (find_swap_pte(mm, type, addr, &now) == addr && now.val == entry.val)
 				return -ENOMEM;
-			if (ret & (VM_FAULT_SIGBUS | VM_FAULT_SIGSEGV))
-				return -EIO;
-			cond_resched();
-			/* A fault that lost a race leaves the PTE: look again. */
 			continue;
 		}
-		addr += PAGE_SIZE;
+		lock_page(page);
+		ret = 0;
+		if (PageSwapCache(page) && page->private == entry.val)
+			ret = PageUptodate(page) ? unuse_swap_pte(mm, addr, entry, page) : -EIO;
+		unlock_page(page);
+		put_page(page);
+		if (ret < 0)
+			return ret;
+		cond_resched();
 	}
 	return 0;
 }
@@ -1006,20 +994,46 @@ static bool enough_memory_for(unsigned long pages)
  * front when memory could not hold the area's pages (nothing has moved
  * then), -EINTR on a signal, -EIO if a page could not be read.
  */
+#define UNUSE_PASSES	3
+
+static int unuse_pass(struct swap_info_struct *si, unsigned int type);
+
 int try_to_unuse(unsigned int type)
 {
 	struct swap_info_struct *si = &swap_info[type];
-	struct task_struct *p;
-	struct mm_struct *mm;
-	unsigned long offset;
-	int err = 0;
+	int err = 0, pass;
 
 	if (!enough_memory_for(si->inuse_pages))
 		return -ENOMEM;
+	/* A slot may be between owners while we pass (a readahead holding its
+	 * count before its page is in the cache, an exec's new mm not yet a
+	 * task's): a few passes see it settle. */
+	for (pass = 0; pass < UNUSE_PASSES && si->inuse_pages; pass++) {
+		err = unuse_pass(si, type);
+		if (err)
+			return err;
+	}
+	if (si->inuse_pages) {
+		printk(KERN_ERR "swapoff %s: %u slots still in use\n", si->name, si->inuse_pages);
+		err = -EBUSY;
+	}
+	return err;
+}
+
+/* One pass of try_to_unuse over the processes, tmpfs and the swap cache. */
+static int unuse_pass(struct swap_info_struct *si, unsigned int type)
+{
+	struct task_struct *p;
+	struct mm_struct *mm;
+	swp_entry_t entry;
+	unsigned long offset;
+	int err;
+
 	for (;;) {
 		mm = NULL;
 		list_for_each_entry(p, &task_list_head, tasks)
-			if (p->mm && mm_has_swap_of(p->mm, type)) {
+			if (p->mm && p->mm->swap_ents &&
+			    find_swap_pte(p->mm, type, 0, &entry) != -1ul) {
 				mm = p->mm;
 				mm->mm_users++;
 				break;
@@ -1051,12 +1065,9 @@ int try_to_unuse(unsigned int type)
 		unlock_page(page);
 		free_swap_cache(page);
 		put_page(page);
+		cond_resched();
 	}
-	if (si->inuse_pages) {
-		printk(KERN_ERR "swapoff %s: %u slots still in use\n", si->name, si->inuse_pages);
-		err = -EBUSY;
-	}
-	return err;
+	return 0;
 }
 
 /* Is the area p the one the open file names: the same device, or the

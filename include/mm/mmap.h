@@ -15,6 +15,7 @@
 
 #include <asm/page.h>
 #include <mm/mm_types.h>
+#include <mm/swapops.h>
 #include <uapi/mman.h>
 
 struct pt_regs;
@@ -199,6 +200,25 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
  * swapped pages into the swap cache (may sleep); MADV_PAGEOUT reclaims
  * the present pages this mapping alone maps, as reclaim would (may
  * sleep), and returns how many were freed. */
+/* swapoff's walk (mm/memory.c): the address of mm's first swap PTE on
+ * area type at or after start, with its entry, or -1 if there is none;
+ * never sleeps.  unuse_swap_pte maps page (locked, up to date, the swap
+ * cache's at entry) at addr if that PTE still holds entry, looking the VMA
+ * and PTE up afresh (the caller slept since find_swap_pte): 1 if mapped,
+ * 0 if the PTE changed.  Never sleeps. */
+unsigned long find_swap_pte(struct mm_struct *mm, unsigned int type, unsigned long start,
+			    swp_entry_t *entry);
+int unuse_swap_pte(struct mm_struct *mm, unsigned long addr, swp_entry_t entry,
+		   struct page *page);
+
+/* Copy n bytes at addr of mm, whose PTE holds a swap entry, from the
+ * slot's page (the swap cache's, or read) into dst, without mapping it
+ * (/proc/PID/cmdline of a process whose arguments were swapped out).  0;
+ * -EAGAIN if the PTE holds no swap entry (any more: look again);
+ * -ENOMEM; -EIO.  The caller holds mm (mm_users); may sleep.  n stays
+ * within addr's page. */
+int access_swapped_page(struct mm_struct *mm, unsigned long addr, void *dst, size_t n);
+
 void madvise_free_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 void madvise_willneed_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 unsigned long madvise_pageout(struct vm_area_struct *vma, unsigned long start,

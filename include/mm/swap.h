@@ -165,8 +165,8 @@ extern long nr_swap_pages;
 extern long total_swap_pages;
 
 /*
- * Is swap more than half used (Linux's vm_swap_full)?  Then swap-in and
- * activation give a page's slot back rather than keep it as a clean copy.
+ * Is swap more than half used (Linux's vm_swap_full)?  Then swap-in gives
+ * a page's slot back rather than keep it as a clean copy.
  */
 static inline bool vm_swap_full(void)
 {
@@ -238,9 +238,9 @@ int swap_duplicate_if_used(swp_entry_t entry);
 int try_to_free_swap(struct page *page);
 
 /* Called with the anonymous page locked, for a write fault: is the
- * faulting PTE its only user (mapcount plus slot users at most 1)?  If
- * so it leaves the swap cache (try_to_free_swap).  Linux's
- * reuse_swap_page. */
+ * faulting PTE its only user (mapcount plus slot users besides the cache
+ * at most 1)?  If so it leaves the swap cache, dirty (its copy on swap is
+ * about to be stale).  Linux's reuse_swap_page. */
 int reuse_swap_page(struct page *page);
 
 /* Writing a page to entry's slot failed (mm/page_io.c): the slot becomes

@@ -16,6 +16,7 @@
  * it sees one consistent picture; the count table is allocated first.
  */
 #include <mm/mm.h>
+#include <mm/mmap.h>
 #include <mm/pgtable.h>
 #include <mm/shmem.h>
 #include <mm/slab.h>
@@ -29,21 +30,13 @@
 static void count_swap_ptes(struct mm_struct *mm, unsigned int type, unsigned int *counts,
 			    unsigned long max)
 {
-	struct vm_area_struct *vma;
-	enum pg_level level;
-	unsigned long addr;
-	pte_t *ptep;
+	unsigned long addr = 0;
+	swp_entry_t e;
 
-	list_for_each_entry(vma, &mm->mmap, vm_list) {
-		for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE) {
-			ptep = pt_walk(mm->pgd, addr, 0, NULL, &level);
-			if (!ptep || level != PG_LEVEL_4K || !is_swap_pte(*ptep))
-				continue;
-			swp_entry_t e = pte_to_swp_entry(*ptep);
-
-			if (swp_type(e) == type && swp_offset(e) < max)
-				counts[swp_offset(e)]++;
-		}
+	while ((addr = find_swap_pte(mm, type, addr, &e)) != -1ul) {
+		if (swp_offset(e) < max)
+			counts[swp_offset(e)]++;
+		addr += PAGE_SIZE;
 	}
 }
 

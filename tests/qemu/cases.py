@@ -762,17 +762,19 @@ def swap_verify_case(build, name, mem, swap_mib):
     unmapped; then swapoff with pages out (back bit-exact) and with more
     out than memory holds (ENOMEM, nothing lost); then a tmpfs file of
     twice the RAM through swap and back; then MADV_PAGEOUT, WILLNEED and
-    FREE on 4 MiB.  At power-off every
+    FREE on 4 MiB; then swapoff while the owner of the pages changes its
+    VMAs; then a shared futex whose page reclaim works on while it waits.  At power-off every
     slot's count must match the swap PTEs and the swap cache
     (swap.map_matches_ptes) and the LRU lists their counters."""
     swap_disk(os.path.join(build, "tests", name), swap_mib)
     return QemuCase(
         name, SWAP_CHECK + " swap=/dev/vda init=/sbin/init -- /usr/tests/runner swap_verify "
-        "swapoff_data tmpfs_swap madvise_swap",
+        "swapoff_data tmpfs_swap madvise_swap swapoff_race futex_swap",
         mem=mem, timeout=900, qemu_args=VDA_ARGS,
         expect=[r"^# wrote \d+ MiB", r"^# swap_verify: PASS \(", r"^# swapoff_data: PASS \(",
                 r"^# tmpfs_swap: PASS \(", r"^# madvise_swap: PASS \(",
-                r"^user tests: 4 passed, 0 failed$", r"^init: powering off$"] + SWAP_CHECKED,
+                r"^# swapoff_race: PASS \(", r"^# futex_swap: PASS \(",
+                r"^user tests: 6 passed, 0 failed$", r"^init: powering off$"] + SWAP_CHECKED,
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
 
 

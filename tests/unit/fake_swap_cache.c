@@ -9,7 +9,6 @@
 #include <mm/gfp.h>
 #include <mm/mmap.h>
 #include <mm/pagemap.h>
-#include <mm/pgtable.h>
 #include <mm/shmem.h>
 #include <mm/swap.h>
 #include <pageturn/panic.h>
@@ -28,35 +27,34 @@ unsigned long nr_free_pages(void)
 	return fake_free_pages;
 }
 
-struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
+unsigned long find_swap_pte(struct mm_struct *mm, unsigned int type, unsigned long start,
+			    swp_entry_t *entry)
 {
 	(void)mm;
-	panic("fake find_vma: %#lx, but there are no processes", addr);
+	(void)type;
+	(void)entry;
+	panic("fake find_swap_pte: %#lx, but there are no processes", start);
 }
 
-int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long address,
-		    unsigned int flags)
+int unuse_swap_pte(struct mm_struct *mm, unsigned long addr, swp_entry_t entry,
+		   struct page *page)
 {
 	(void)mm;
-	(void)vma;
-	(void)flags;
-	panic("fake handle_mm_fault: %#lx, but there are no processes", address);
+	(void)entry;
+	(void)page;
+	panic("fake unuse_swap_pte: %#lx, but there are no processes", addr);
+}
+
+struct page *read_swap_cache_async(swp_entry_t entry, gfp_t gfp)
+{
+	(void)gfp;
+	panic("fake read_swap_cache_async: %#lx, but there are no processes", entry.val);
 }
 
 void mmput(struct mm_struct *mm)
 {
 	(void)mm;
 	panic("fake mmput, but there are no processes");
-}
-
-pte_t *pt_walk(pte_t *pgd, unsigned long addr, uint64_t prot, const struct pt_allocator *alloc,
-	       enum pg_level *level)
-{
-	(void)pgd;
-	(void)prot;
-	(void)alloc;
-	(void)level;
-	panic("fake pt_walk: %#lx, but there are no processes", addr);
 }
 
 void cond_resched(void)

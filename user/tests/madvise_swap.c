@@ -9,10 +9,13 @@
  * touched (pswpin grows at the call; the reads after it fault no major
  * fault).  Out again, MADV_FREE lets their data go: each page then reads
  * as its old contents or as zeroes (Linux's rule), and their slots are
- * free (SwapFree back up).  On the build machine, whose swap is not this
+ * free (SwapFree back up).  Last, the page of its own argument strings
+ * is paged out and /proc/self/cmdline must still read them (from swap,
+ * without mapping the page).  On the build machine, whose swap is not this
  * test's, only the data rules are checked.  Without swap on Pageturn it
  * skips.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,7 +71,7 @@ static unsigned long bad_words(const uint64_t *m)
 	return bad;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int pt = on_pageturn();
 	long out0, in0, maj0, free0;
@@ -126,5 +129,24 @@ int main(void)
 		bad += !old && !zero;
 	}
 	tap_check(bad == 0, "each page reads as before or as zeroes", "%lu pages neither", bad);
+
+	/* Our own argument strings pushed out: /proc/self/cmdline reads them
+	 * from swap without mapping them. */
+	{
+		char want[256], got[256];
+		size_t len = strlen(argv[0]) + 1;
+		ssize_t n;
+		int fd;
+
+		(void)argc;
+		snprintf(want, sizeof(want), "%s", argv[0]);
+		madvise((void *)((uintptr_t)argv[0] & ~4095ul), 4096, MADV_PAGEOUT);
+		fd = open("/proc/self/cmdline", O_RDONLY);
+		n = fd >= 0 ? read(fd, got, sizeof(got)) : -1;
+		if (fd >= 0)
+			close(fd);
+		tap_check(n >= (ssize_t)len && memcmp(got, want, len) == 0,
+			  "/proc/self/cmdline with the arguments' page paged out", "read %zd bytes", n);
+	}
 	return tap_done();
 }

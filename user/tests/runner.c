@@ -87,6 +87,8 @@ static const struct test tests[] = {
 	{ "swapoff_data", 0, 600 },
 	{ "tmpfs_swap", 0, 600 },
 	{ "madvise_swap", 0, 0 },
+	{ "swapoff_race", 0, 600 },
+	{ "futex_swap", 0, 300 },
 	{ "swap_ioerr", 0, 600 },
 	{ "shm_lock", 0, 0 },
 	{ "ext2_race", 0, 0 },

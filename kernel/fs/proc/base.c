@@ -27,16 +27,17 @@
  *
  * Reading another process's memory: the process is not running, so its
  * pages are found through its page tables (pt_lookup on mm->pgd) and
- * read through the direct map, page by page.  A page that is not present
- * ends the read early (Linux would fault it in; Pageturn's argument pages
- * are written by exec and stay present, there being no swap).  Nothing
- * here sleeps between finding the task and reading it, except where a
+ * read through the direct map, page by page; a swapped page is read from
+ * its slot without being mapped (mm/memory.c's access_swapped_page).  A
+ * page neither present nor on swap ends the read early.  Nothing here
+ * sleeps between finding the task and reading it, except where a
  * function says how it keeps what it uses alive.
  */
 #include <asm/page.h>
 #include <asm/pgtable.h>
 #include <fs/vfs.h>
 #include <mm/mm_types.h>
+#include <mm/mmap.h>
 #include <mm/oom.h>
 #include <mm/pgtable.h>
 #include <mm/slab.h>
@@ -164,20 +165,33 @@ static const struct file_operations proc_pid_dir_operations = {
 
 /*
  * Copy len bytes at user address addr of mm into buf through mm's page
- * tables (Linux's access_remote_vm): the bytes copied, fewer when a
- * page is not present or not a user page.  Does not sleep.
+ * tables (Linux's access_remote_vm): the bytes copied, fewer when a page
+ * is neither present nor on swap, or not a user page.  A swapped page is
+ * read from its slot without being mapped (access_swapped_page), which
+ * sleeps: the caller holds mm (mm_users), and each page is looked up
+ * afresh.
  */
 static size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, size_t len)
 {
 	size_t done = 0, n;
 	phys_addr_t pa;
 	uint64_t prot;
+	int err;
 
 	while (done < len) {
-		if (pt_lookup(mm->pgd, addr, &pa, &prot, NULL) || !(prot & _PAGE_USER))
-			break;
 		n = MIN(len - done, PAGE_SIZE - (addr & ~PAGE_MASK));
-		memcpy((char *)buf + done, phys_to_virt(pa), n);
+		if (!pt_lookup(mm->pgd, addr, &pa, &prot, NULL)) {
+			if (!(prot & _PAGE_USER))
+				break;
+			memcpy((char *)buf + done, phys_to_virt(pa), n);
+		} else {
+			err = access_swapped_page(mm, addr, (char *)buf + done, n);
+			/* -EAGAIN: the page came back meanwhile; look again. */
+			if (err == -EAGAIN && !pt_lookup(mm->pgd, addr, &pa, &prot, NULL))
+				continue;
+			if (err)
+				break;
+		}
 		done += n;
 		addr += n;
 	}
@@ -201,7 +215,10 @@ int proc_pid_cmdline(struct seq_file *m, struct task_struct *task)
 		m->overflow = true;
 		return 0;
 	}
+	/* Held across the reads of swapped pages, which sleep. */
+	mm->mm_users++;
 	m->count += access_remote_vm(mm, mm->arg_start, m->buf + m->count, len);
+	mmput(mm);
 	return 0;
 }
 
