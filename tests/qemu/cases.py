@@ -779,11 +779,11 @@ def swap_verify_case(build, name, mem, swap_mib):
 
 
 def swap_made_inside_case(build, name, mem, qemu_args, script_args, cmdline_extra="",
-                          image_mib=0, ext2=False):
-    """user/tests/swapverify.sh SCRIPT_ARGS: busybox mkswap and swapon of
-    a disk on another driver (or of a swap file on an ext2 disk), then
-    swap_verify (four times the RAM through swap and back, bit-exact), at
-    power-off the slots against the PTEs.  image_mib: the disk image the
+                          image_mib=0, ext2=False, tests=("swap_verify",)):
+    """user/tests/swapverify.sh TESTS SCRIPT_ARGS: busybox mkswap and
+    swapon of a disk on another driver (or of a swap file on an ext2
+    disk), then the user tests (swap_verify: four times the RAM through
+    swap and back, bit-exact), at power-off the slots against the PTEs.  image_mib: the disk image the
     case makes ({workdir}/disk.img; ext2 with 4 KiB blocks if ext2),
     besides which qemu_args name the devices."""
     workdir = os.path.join(build, "tests", name)
@@ -795,10 +795,12 @@ def swap_made_inside_case(build, name, mem, qemu_args, script_args, cmdline_extr
             f.truncate(image_mib << 20)
     return QemuCase(
         name, (SWAP_CHECK + " " + cmdline_extra + " init=/sbin/init -- /bin/sh "
-               "/usr/tests/swapverify.sh " + script_args).replace("  ", " "),
+               "/usr/tests/swapverify.sh " + ",".join(tests) + " " + script_args
+               ).replace("  ", " "),
         mem=mem, timeout=600, qemu_args=qemu_args,
-        expect=[r"^# swapverify\.sh: swap on ", r"^# swap_verify: PASS \(",
-                r"^user tests: 1 passed, 0 failed$",
+        expect=[r"^# swapverify\.sh: swap on "] +
+               [r"^# %s: PASS \(" % t for t in tests] +
+               [r"^user tests: %d passed, 0 failed$" % len(tests),
                 r"^init: /bin/sh finished: exit status 0$"] + SWAP_CHECKED,
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
 
@@ -806,8 +808,9 @@ def swap_made_inside_case(build, name, mem, qemu_args, script_args, cmdline_extr
 def swap_driver_cases(build):
     """swap_verify on every kind of disk Pageturn swaps to besides virtio:
     a SATA disk on q35's AHCI controller, an IDE disk on the pc machine's
-    PIIX (PIO), a RAM disk carved from RAM above mem=, and a swap file on
-    an ext2 virtio disk."""
+    PIIX (PIO), a RAM disk carved from RAM above mem= (also two processes
+    through swap at once, swap_two), and a swap file on an ext2 virtio
+    disk."""
     return [
         swap_made_inside_case(
             build, "swap_ahci_48m_bios", "48M",
@@ -819,7 +822,7 @@ def swap_driver_cases(build):
             "/dev/sda", image_mib=256),
         swap_made_inside_case(
             build, "swap_brd_48m_bios", "240M", [], "/dev/ram1",
-            cmdline_extra="mem=48M brd.rd_size=163840"),
+            cmdline_extra="mem=48M brd.rd_size=163840", tests=("swap_verify", "swap_two")),
         swap_made_inside_case(
             build, "swap_file_48m_bios", "48M", VDA_ARGS, "/dev/vda file 192",
             image_mib=256, ext2=True),
@@ -1317,6 +1320,36 @@ def oom_shell_case(name="oom_shell_64m_bios", cmdline_extra=""):
         reject=USER_REJECT)
 
 
+def oom_swap_shell_case(build):
+    """The shell at -m 64M with 64 MiB of swap (the host's mkswap,
+    swap=vda): busybox dd with a 256 MiB block size wants more than RAM
+    and swap together; the anon pages go to swap until it is full, then
+    the OOM killer kills dd, once, and the shell answers the next
+    command.  At power-off the slots match the PTEs (all free again) and
+    the LRU lists their counters."""
+    name = "oom_swap_shell_64m_bios"
+    swap_disk(os.path.join(build, "tests", name), 64)
+
+    def one_kill(session):
+        kills = [l for l in session.lines if "Out of memory: Killed process" in l]
+        return [] if len(kills) == 1 else ["%d OOM kills, not 1" % len(kills)]
+
+    return QemuCase(
+        name, SWAP_CHECK + " swap=vda", mem="64M", timeout=300, qemu_args=VDA_ARGS,
+        script=[
+            (PROMPT, "dd if=/dev/zero of=/dev/null bs=256M count=1; echo status=$?\n"),
+            (r"^status=137$", None),
+            (PROMPT, "grep -E 'pswpout|oom_kill' /proc/vmstat; echo still-$((6*7))\n"),
+            (r"^still-42$", None),
+            (PROMPT, "poweroff\n"),
+        ],
+        expect=[r"^dd invoked oom-killer: gfp_mask=0x[0-9a-f]+, order=0",
+                r"^Out of memory: Killed process \d+ \(dd\) total-vm:",
+                r"^pswpout [1-9]\d*$", r"^oom_kill 1$",
+                r"^init: powering off$"] + SWAP_CHECKED,
+        reject=USER_REJECT, check=one_kill)
+
+
 def user_keyboard_case():
     """The same shell, typed on the PS/2 keyboard (QMP send-key): the
     keyboard driver's scan codes, Shift, Enter and Ctrl-C reach the
@@ -1580,6 +1613,7 @@ def cases(build):
         user_shell_case(build),
         user_keyboard_case(),
         oom_shell_case(),
+        oom_swap_shell_case(build),
         user_screen_vga_case(),
         user_screen_fbcon_case(build),
         # The pre-split LRU policy: the bookkeeping on real pages, and

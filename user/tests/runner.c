@@ -89,6 +89,7 @@ static const struct test tests[] = {
 	{ "madvise_swap", 0, 0 },
 	{ "swapoff_race", 0, 600 },
 	{ "futex_swap", 0, 300 },
+	{ "swap_two", 0, 600 },
 	{ "swap_ioerr", 0, 600 },
 	{ "shm_lock", 0, 0 },
 	{ "ext2_race", 0, 0 },
