@@ -741,6 +741,12 @@ static int read_header_page(struct swap_info_struct *p, union swap_header *h)
 		bio_add_page(&bio, virt_to_page(h), PAGE_SIZE, 0);
 		return submit_bio_wait(READ, &bio);
 	}
+	/* Swap I/O goes to the file's blocks past its page cache: dirty pages
+	 * are written first, or their writeback would land on slots later
+	 * (and writes are refused while it is swap: S_SWAPFILE). */
+	err = filemap_write_and_wait(p->swap_file->f_inode->i_mapping);
+	if (err)
+		return err;
 	if (vfs_llseek(p->swap_file, 0, SEEK_SET) < 0)
 		return -EINVAL;
 	n = vfs_read(p->swap_file, h, PAGE_SIZE);

@@ -124,6 +124,12 @@ static long do_iter_write(struct file *file, struct iov_iter *iter, loff_t *pos)
 		ret = file->f_op->write_iter(&kiocb, iter);
 	} else {
 		mutex_lock(&inode->i_mutex);
+		/* Swap I/O owns an active swap file's blocks (Linux 5.4's
+		 * generic_write_checks). */
+		if (IS_SWAPFILE(inode)) {
+			mutex_unlock(&inode->i_mutex);
+			return -ETXTBSY;
+		}
 		if (file->f_flags & O_APPEND)
 			kiocb.ki_pos = inode->i_size;
 		len = iov_iter_count(iter);

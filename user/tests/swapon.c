@@ -245,6 +245,8 @@ static void file_checks(void)
 		  s.name_size, s.prio);
 	check_call(expect_errno(swapon("/mnt/swapfile", 0), EBUSY), "a second swapon of it is EBUSY");
 	check_call(expect_errno(ftruncate(fd, PAGE), ETXTBSY), "truncating it is ETXTBSY");
+	check_call(expect_errno(pwrite(fd, "x", 1, PAGE) == 1 ? 0 : -1, ETXTBSY),
+		   "writing to it is ETXTBSY");
 	check_totals_agree("with a swap file on");
 	check_call(succeeds(swapoff("/mnt/swapfile")), "swapoff of the swap file");
 	check_call(succeeds(ftruncate(fd, PAGE)), "off, it can be truncated");
