@@ -1,7 +1,7 @@
 /*
  * The page tables of processes and the faults that fill them (Linux's
  * mm/memory.c, v2.6.28: do_anonymous_page, __do_fault, do_wp_page,
- * zap_page_range, copy_page_range, change_protection).
+ * do_swap_page, zap_page_range, copy_page_range, change_protection).
  *
  * An address space (struct mm_struct) has its own PGD.  Entries 256..511,
  * the kernel half, are copies of init_pgd's: they point at init_pgd's own

@@ -60,6 +60,14 @@
  * NR_FILE_MAPPED, the last uncounts it, and each PTE holds a page
  * reference, taken and dropped by mm/memory.c (and by try_to_unmap).
  *
+ * Unmapping.  try_to_unmap clears a file page's PTEs (the file has the
+ * data); an anonymous page must be in the swap cache first (add_to_swap),
+ * and each of its PTEs gets the slot's swap entry instead, one swap_map
+ * count each (mm/swapops.h, docs/swap.md).  A swap-cache page that no PTE
+ * maps keeps page->mapping, which may name an anon_vma that is gone: the
+ * walks start only from mapped pages, and page_add_anon_rmap gives a page
+ * mapped again the VMA's anon_vma afresh.
+ *
  * The TLB.  Clearing the accessed bit or the whole PTE of the live address
  * space flushes that address (set_pte_at).  Any other address space has no
  * TLB entries: there is one CPU, user pages are never global, and the

@@ -11,17 +11,31 @@
  * write() are filemap_read and generic_perform_write; the address_space_operations
  * are:
  *
- *   readpage       a page that was never written (a hole, or past a
+ *   readpage       a page on swap is copied back from its slot (and is
+ *                  dirty from then on: memory holds the only copy); a
+ *                  page that was never written (a hole, or past a
  *                  write's partial page) reads as zeroes;
- *   prepare_write  charges a new page against the size limit;
- *   writepage      keeps the page: the only place it could go is swap,
- *                  and there is none yet, so it answers
- *                  AOP_WRITEPAGE_ACTIVATE.  The page stays dirty (written
- *                  pages are dirty for life, so reclaim never takes them
- *                  for clean) and reclaim should activate it, as Linux's
- *                  shmem_writepage asks when swap is off or full.  When
- *                  swap exists, this is where a page moves to the swap
- *                  cache.  fsync has nothing to write and returns 0.
+ *   prepare_write  charges a new page against the size limit (a page on
+ *                  swap that the write covers is charged already: its
+ *                  entry is dropped);
+ *   writepage      moves the page to the swap cache, its slot's entry
+ *                  taking its place in the file's swap tree (see "Swap"
+ *                  below); without a free slot, or for an unevictable
+ *                  mapping, AOP_WRITEPAGE_ACTIVATE: the page stays dirty
+ *                  (written pages are dirty for life, so reclaim never
+ *                  takes them for clean) and reclaim activates it, as
+ *                  Linux's shmem_writepage asks when swap is off or full.
+ *                  fsync has nothing to write and returns 0.
+ *
+ * Swap.  A regular file's pages on swap are entries in its swap_tree
+ * (index -> swap entry, each holding one count of its slot; Linux 2.6.28
+ * kept a swap vector), counted in info->swapped and still charged
+ * against the size limit.  The file is on shmem_swaplist from its first
+ * swapped page until it is evicted, for swapoff (shmem_unuse) and the
+ * swap ktest.  Truncation and eviction free the entries.  A file's page
+ * and its swap entry never coexist: writepage moves one to the other
+ * under tree_lock, and readpage, which holds the new page's lock, takes
+ * the entry out only after copying the slot.
  *
  * ramfs.  The same code mounted as "ramfs" (Linux's fs/ramfs: no size
  * limit, RAMFS_MAGIC) marks each regular file's mapping unevictable

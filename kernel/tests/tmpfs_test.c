@@ -164,7 +164,8 @@ KTEST(tmpfs, pages_are_swapbacked_on_anon_lists)
 		KTEST_EXPECT(t, PageSwapBacked(page));
 		KTEST_EXPECT_EQ(t, page_is_file_cache(page), 0);
 		KTEST_EXPECT(t, PageLRU(page) && PageDirty(page));
-		/* No swap: writepage keeps the page, dirty. */
+		/* No swap area on (this boot has none): writepage keeps the
+		 * page, dirty. */
 		lock_page(page);
 		KTEST_EXPECT_EQ(t, write_one_page(page), AOP_WRITEPAGE_ACTIVATE);
 		KTEST_EXPECT(t, PageDirty(page));
