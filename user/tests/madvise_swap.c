@@ -34,13 +34,6 @@
 
 static char text[16384];
 
-static long vmstat(const char *name)
-{
-	if (read_file("/proc/vmstat", text, sizeof(text)) < 0)
-		return -1;
-	return proc_field(text, name);
-}
-
 static long status_kb(const char *name)
 {
 	if (read_file("/proc/self/status", text, sizeof(text)) < 0)
@@ -89,23 +82,23 @@ int main(int argc, char **argv)
 		for (unsigned long i = 0; i < 512; i++)
 			m[p * 512 + i] = word(p, i);
 
-	out0 = vmstat("pswpout");
+	out0 = vmstat_value("pswpout");
 	tap_check(madvise(m, SIZE, MADV_PAGEOUT) == 0, "MADV_PAGEOUT", "%m");
 	if (pt) {
-		tap_check(vmstat("pswpout") - out0 >= (long)PAGES * 9 / 10, "wrote the range to swap",
-			  "pswpout +%ld of %lu pages", vmstat("pswpout") - out0, PAGES);
+		tap_check(vmstat_value("pswpout") - out0 >= (long)PAGES * 9 / 10, "wrote the range to swap",
+			  "pswpout +%ld of %lu pages", vmstat_value("pswpout") - out0, PAGES);
 		tap_check(status_kb("VmSwap") >= (long)(SIZE >> 10) * 9 / 10,
 			  "VmSwap shows them", "VmSwap %ld kB", status_kb("VmSwap"));
 	}
 	tap_check(bad_words(m) == 0, "every word reads back", NULL);
 
 	madvise(m, SIZE, MADV_PAGEOUT);
-	in0 = vmstat("pswpin");
+	in0 = vmstat_value("pswpin");
 	tap_check(madvise(m, SIZE, MADV_WILLNEED) == 0, "MADV_WILLNEED", "%m");
 	if (pt)
-		tap_check(vmstat("pswpin") - in0 >= (long)PAGES * 9 / 10,
+		tap_check(vmstat_value("pswpin") - in0 >= (long)PAGES * 9 / 10,
 			  "read the range in before it is touched", "pswpin +%ld",
-			  vmstat("pswpin") - in0);
+			  vmstat_value("pswpin") - in0);
 	maj0 = majflt();
 	tap_check(bad_words(m) == 0, "every word reads back", NULL);
 	if (pt)

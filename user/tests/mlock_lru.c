@@ -39,13 +39,6 @@
 
 static char text[16384];
 
-static long vmstat(const char *name)
-{
-	if (read_file("/proc/vmstat", text, sizeof(text)) < 0)
-		return -1;
-	return proc_field(text, name);
-}
-
 static long vmlck_kb(void)
 {
 	if (read_file("/proc/self/status", text, sizeof(text)) < 0)
@@ -85,10 +78,10 @@ struct counters {
 
 static void snapshot(struct counters *c)
 {
-	c->culled = vmstat("unevictable_pgs_culled");
-	c->rescued = vmstat("unevictable_pgs_rescued");
-	c->mlocked = vmstat("unevictable_pgs_mlocked");
-	c->munlocked = vmstat("unevictable_pgs_munlocked");
+	c->culled = vmstat_value("unevictable_pgs_culled");
+	c->rescued = vmstat_value("unevictable_pgs_rescued");
+	c->mlocked = vmstat_value("unevictable_pgs_mlocked");
+	c->munlocked = vmstat_value("unevictable_pgs_munlocked");
 	c->mlock_kb = meminfo_kb("Mlocked");
 	c->unevictable_kb = meminfo_kb("Unevictable");
 }
@@ -211,7 +204,7 @@ int main(void)
 	}
 
 	/* Pressure: read the whole file, twice the RAM. */
-	steal0 = vmstat("pgsteal_file");
+	steal0 = vmstat_value("pgsteal_file");
 	lseek(fd, 0, SEEK_SET);
 	for (uint64_t off = 0; off < size; off += CHUNK)
 		if (read_full(fd, buf, CHUNK) != CHUNK)
@@ -223,8 +216,8 @@ int main(void)
 	tap_check(df == 0, "the locked pages stayed mapped: touching them faults nowhere",
 		  "%ld faults", df);
 	if (on_pageturn()) {
-		tap_note("pgsteal_file +%ld during the read", vmstat("pgsteal_file") - steal0);
-		tap_check(vmstat("pgsteal_file") - steal0 >= (long)(size >> 12) / 2,
+		tap_note("pgsteal_file +%ld during the read", vmstat_value("pgsteal_file") - steal0);
+		tap_check(vmstat_value("pgsteal_file") - steal0 >= (long)(size >> 12) / 2,
 			  "reclaim freed file pages meanwhile", NULL);
 		tap_check(meminfo_kb("Mlocked") == c1.mlock_kb &&
 			  meminfo_kb("Unevictable") >= c1.unevictable_kb,

@@ -42,17 +42,10 @@
 
 static char text[16384];
 
-static long vmstat(const char *name)
-{
-	if (read_file("/proc/vmstat", text, sizeof(text)) < 0)
-		return -1;
-	return proc_field(text, name);
-}
-
 /* Active pages reclaim took off an active list, over all zones. */
 static long pgrefill(void)
 {
-	return vmstat("pgrefill_dma") + vmstat("pgrefill_dma32") + vmstat("pgrefill_normal");
+	return vmstat_value("pgrefill_dma") + vmstat_value("pgrefill_dma32") + vmstat_value("pgrefill_normal");
 }
 
 /* A /proc/zoneinfo field summed over the zones. */
@@ -173,7 +166,7 @@ int main(void)
 	int fd, single;
 
 	mem_kb = meminfo_kb("MemTotal");
-	single = on_pageturn() && vmstat("lru_single") == 1;
+	single = on_pageturn() && vmstat_value("lru_single") == 1;
 	if (on_pageturn()) {
 		if (strcmp(dir, "/mnt") != 0) {
 			tap_skip("a file twice the size of RAM", "no virtio disk to hold it");
@@ -188,14 +181,14 @@ int main(void)
 		tap_bail("no memory for the buffers");
 	touch_anon(anon, 0);
 
-	scan_anon0 = vmstat("pgscan_anon");
-	steal_anon0 = vmstat("pgsteal_anon");
-	steal_file0 = vmstat("pgsteal_file");
-	write0 = vmstat("nr_vmscan_write");
+	scan_anon0 = vmstat_value("pgscan_anon");
+	steal_anon0 = vmstat_value("pgsteal_anon");
+	steal_file0 = vmstat_value("pgsteal_file");
+	write0 = vmstat_value("nr_vmscan_write");
 	active_anon0 = meminfo_kb("Active(anon)");
 	seen_anon0 = zoneinfo_sum("recent_scanned_anon");
 	refill0 = pgrefill();
-	deact0 = vmstat("pgdeactivate");
+	deact0 = vmstat_value("pgdeactivate");
 
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
@@ -209,7 +202,7 @@ int main(void)
 	if (close(fd) != 0)
 		tap_bail("close %s: %m", path);
 	tap_note("wrote %llu MiB (MemTotal %ld kB); reclaim wrote %ld pages itself",
-		 (unsigned long long)(size >> 20), mem_kb, vmstat("nr_vmscan_write") - write0);
+		 (unsigned long long)(size >> 20), mem_kb, vmstat_value("nr_vmscan_write") - write0);
 
 	bad = read_pass(path, size, buf, anon);
 	tap_check(bad == 0, "first read of the file: every word as written", "%zu words differ", bad);
@@ -242,14 +235,14 @@ int main(void)
 		return tap_done();
 	}
 	tap_note("pgsteal_file +%ld, pgsteal_anon +%ld, pgscan_anon +%ld; Active(anon) %ld -> %ld kB",
-		 vmstat("pgsteal_file") - steal_file0, vmstat("pgsteal_anon") - steal_anon0,
-		 vmstat("pgscan_anon") - scan_anon0, active_anon0, meminfo_kb("Active(anon)"));
-	tap_check(vmstat("pgsteal_file") - steal_file0 >= (long)(size >> 12),
+		 vmstat_value("pgsteal_file") - steal_file0, vmstat_value("pgsteal_anon") - steal_anon0,
+		 vmstat_value("pgscan_anon") - scan_anon0, active_anon0, meminfo_kb("Active(anon)"));
+	tap_check(vmstat_value("pgsteal_file") - steal_file0 >= (long)(size >> 12),
 		  "reclaim freed at least the file's size in file pages", "pgsteal_file +%ld",
-		  vmstat("pgsteal_file") - steal_file0);
+		  vmstat_value("pgsteal_file") - steal_file0);
 	{
 		long refill = pgrefill() - refill0;
-		long deact = vmstat("pgdeactivate") - deact0;
+		long deact = vmstat_value("pgdeactivate") - deact0;
 		long seen_anon = zoneinfo_sum("recent_scanned_anon") - seen_anon0;
 
 		tap_note("LRU policy: %s; pgrefill +%ld, pgdeactivate +%ld; recent_scanned_anon +%ld",
@@ -260,11 +253,11 @@ int main(void)
 				  "recent_scanned_anon +%ld", seen_anon);
 	}
 	if (single)
-		tap_check(vmstat("pgsteal_anon") == steal_anon0,
+		tap_check(vmstat_value("pgsteal_anon") == steal_anon0,
 			  "lru=single without swap: no anon page was freed", "pgsteal_anon +%ld",
-			  vmstat("pgsteal_anon") - steal_anon0);
+			  vmstat_value("pgsteal_anon") - steal_anon0);
 	else
-		tap_check(vmstat("pgscan_anon") == scan_anon0 && vmstat("pgsteal_anon") == steal_anon0,
+		tap_check(vmstat_value("pgscan_anon") == scan_anon0 && vmstat_value("pgsteal_anon") == steal_anon0,
 			  "without swap, no anon page was scanned or freed", NULL);
 	tap_check(meminfo_kb("Active(anon)") >= active_anon0 - 256,
 		  "Active(anon) was left alone", "%ld -> %ld kB", active_anon0,
@@ -274,9 +267,9 @@ int main(void)
 		char state = kswapd_state(&ticks);
 
 		tap_note("pageoutrun %ld, kswapd_steal %ld, allocstall %ld; kswapd0 state %c, %ld ticks",
-			 vmstat("pageoutrun"), vmstat("kswapd_steal"), vmstat("allocstall"),
+			 vmstat_value("pageoutrun"), vmstat_value("kswapd_steal"), vmstat_value("allocstall"),
 			 state ? state : '?', ticks);
-		tap_check(vmstat("pageoutrun") > 0 && vmstat("kswapd_steal") > 0,
+		tap_check(vmstat_value("pageoutrun") > 0 && vmstat_value("kswapd_steal") > 0,
 			  "kswapd0 woke and freed pages", NULL);
 		sleep(1);
 		state = kswapd_state(&ticks);

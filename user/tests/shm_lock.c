@@ -48,15 +48,6 @@ static unsigned long nattch(int id)
 	return shmctl(id, IPC_STAT, &ds) == 0 ? (unsigned long)ds.shm_nattch : (unsigned long)-1;
 }
 
-static long vmstat(const char *name)
-{
-	static char text[16384];
-
-	if (read_file("/proc/vmstat", text, sizeof(text)) < 0)
-		return -1;
-	return proc_field(text, name);
-}
-
 /* Does a store to p kill a child with SIGSEGV? */
 static int store_faults(volatile char *p)
 {
@@ -292,7 +283,7 @@ static void test_lock(void)
 			  "the locked segment's pages went to the unevictable list",
 			  "Unevictable %ld -> %ld kB", unev0, unev1);
 
-	steal0 = vmstat("pgsteal_file");
+	steal0 = vmstat_value("pgsteal_file");
 	read = read_big_file();
 	if (!read) {
 		tap_skip("the locked segment under reclaim", "no virtio disk for the file");
@@ -302,14 +293,14 @@ static void test_lock(void)
 		tap_check(bad == 0, "its data is intact after the read", "%d bytes differ", bad);
 	}
 	if (pt && read) {
-		tap_check(vmstat("pgsteal_file") - steal0 > 0, "reclaim ran during the read",
-			  "pgsteal_file +%ld", vmstat("pgsteal_file") - steal0);
+		tap_check(vmstat_value("pgsteal_file") - steal0 > 0, "reclaim ran during the read",
+			  "pgsteal_file +%ld", vmstat_value("pgsteal_file") - steal0);
 		tap_check(meminfo_kb("Unevictable") >= unev1,
 			  "and the pages stayed on the unevictable list", "Unevictable %ld -> %ld kB",
 			  unev1, meminfo_kb("Unevictable"));
 	}
 
-	rescued0 = vmstat("unevictable_pgs_rescued");
+	rescued0 = vmstat_value("unevictable_pgs_rescued");
 	unev1 = meminfo_kb("Unevictable");
 	tap_check(shmctl(id, SHM_UNLOCK, NULL) == 0 && shmctl(id, IPC_STAT, &ds) == 0 &&
 		  !(ds.shm_perm.mode & SHM_LOCKED), "SHM_UNLOCK clears SHM_LOCKED", "mode %o",
@@ -319,9 +310,9 @@ static void test_lock(void)
 		tap_check(unev1 - unev2 == LOCKSEG / 1024,
 			  "and hands the pages back to the anon lists", "Unevictable %ld -> %ld kB",
 			  unev1, unev2);
-		tap_check(vmstat("unevictable_pgs_rescued") - rescued0 == LOCKSEG / 4096,
+		tap_check(vmstat_value("unevictable_pgs_rescued") - rescued0 == LOCKSEG / 4096,
 			  "unevictable_pgs_rescued counts them", "+%ld",
-			  vmstat("unevictable_pgs_rescued") - rescued0);
+			  vmstat_value("unevictable_pgs_rescued") - rescued0);
 	}
 	tap_check(shmctl(id, IPC_RMID, NULL) == 0 && shmdt(p) == 0, "IPC_RMID and shmdt", "%s",
 		  strerror(errno));

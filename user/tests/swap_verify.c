@@ -35,15 +35,6 @@
 #define PAGE		4096ul
 #define WORDS		(PAGE / 8)
 
-static char text[16384];
-
-static long vmstat(const char *name)
-{
-	if (read_file("/proc/vmstat", text, sizeof(text)) < 0)
-		return -1;
-	return proc_field(text, name);
-}
-
 /* Seconds since the first call, for the log (never asserted). */
 static double elapsed(void)
 {
@@ -99,8 +90,8 @@ int main(void)
 		if (size > (unsigned long)total * 1024 + (unsigned long)meminfo_kb("MemTotal") * 512)
 			tap_bail("swap of %ld kB is too small for %lu MiB", total, size >> 20);
 		swapfree0 = meminfo_kb("SwapFree");
-		out0 = vmstat("pswpout");
-		in0 = vmstat("pswpin");
+		out0 = vmstat_value("pswpout");
+		in0 = vmstat_value("pswpin");
 	}
 	pages = size / PAGE;
 	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -110,8 +101,8 @@ int main(void)
 	fill(mem, pages, salt);
 	tap_note("wrote %lu MiB (%.1f s)", size >> 20, elapsed());
 	if (pt)
-		tap_check(vmstat("pswpout") > out0, "pages went out to swap", "pswpout +%ld",
-			  vmstat("pswpout") - out0);
+		tap_check(vmstat_value("pswpout") > out0, "pages went out to swap", "pswpout +%ld",
+			  vmstat_value("pswpout") - out0);
 
 	bad = verify(mem, 0, pages, salt);
 	tap_check(bad == 0, "first pass: every word as written", "%lu words differ", bad);
@@ -135,10 +126,10 @@ int main(void)
 		  "%lu words differ", bad);
 	tap_note("second pass done (%.1f s)", elapsed());
 	if (pt) {
-		tap_check(vmstat("pswpin") > in0, "pages came back from swap", "pswpin +%ld",
-			  vmstat("pswpin") - in0);
-		tap_note("pswpout +%ld, pswpin +%ld, pgmajfault %ld", vmstat("pswpout") - out0,
-			 vmstat("pswpin") - in0, vmstat("pgmajfault"));
+		tap_check(vmstat_value("pswpin") > in0, "pages came back from swap", "pswpin +%ld",
+			  vmstat_value("pswpin") - in0);
+		tap_note("pswpout +%ld, pswpin +%ld, pgmajfault %ld", vmstat_value("pswpout") - out0,
+			 vmstat_value("pswpin") - in0, vmstat_value("pgmajfault"));
 	}
 	munmap(mem, size);
 	if (pt) {

@@ -34,13 +34,6 @@
 
 static char text[16384];
 
-static long vmstat(const char *name)
-{
-	if (read_file("/proc/vmstat", text, sizeof(text)) < 0)
-		return -1;
-	return proc_field(text, name);
-}
-
 static uint64_t word(uint64_t page, uint64_t i, uint64_t salt)
 {
 	return (page * 0x9e3779b97f4a7c15ull) ^ (i << 40) ^ salt;
@@ -114,11 +107,11 @@ int main(void)
 	used = meminfo_kb("SwapTotal") - meminfo_kb("SwapFree");
 	tap_note("%ld kB of swap in use before swapoff", used);
 	tap_check(used > 0, "the first region is partly on swap", "%ld kB used", used);
-	in0 = vmstat("pswpin");
+	in0 = vmstat_value("pswpin");
 	tap_check(swapoff(dev) == 0, "swapoff with pages out succeeds", "swapoff %s: %s", dev,
 		  strerror(errno));
-	tap_check(vmstat("pswpin") > in0, "it read them back", "pswpin +%ld",
-		  vmstat("pswpin") - in0);
+	tap_check(vmstat_value("pswpin") > in0, "it read them back", "pswpin +%ld",
+		  vmstat_value("pswpin") - in0);
 	tap_check(meminfo_kb("SwapTotal") == 0 && meminfo_kb("SwapFree") == 0,
 		  "no swap is left", "SwapTotal %ld kB", meminfo_kb("SwapTotal"));
 	bad = verify(mem, size, 0x1111);

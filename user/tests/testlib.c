@@ -298,6 +298,15 @@ long meminfo_kb(const char *name)
 	return proc_field(buf, name);
 }
 
+long vmstat_value(const char *name)
+{
+	static char buf[16384];
+
+	if (read_file("/proc/vmstat", buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_field(buf, name);
+}
+
 unsigned long long diskstats_sectors(int write)
 {
 	unsigned long long v[7], total = 0;

@@ -138,6 +138,9 @@ int on_pageturn(void);
 #define OOM_TEST_MAX_KB (128 * 1024)
 long meminfo_kb(const char *name);
 
+/* The value of name in /proc/vmstat (-1 if absent). */
+long vmstat_value(const char *name);
+
 /* Sectors read (write 0) or written (write 1), summed over every disk in
  * /proc/diskstats (Linux's layout: fields 6 and 10). */
 unsigned long long diskstats_sectors(int write);

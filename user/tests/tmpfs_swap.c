@@ -26,15 +26,6 @@
 
 #define CHUNK		(1u << 20)
 
-static char text[16384];
-
-static long vmstat(const char *name)
-{
-	if (read_file("/proc/vmstat", text, sizeof(text)) < 0)
-		return -1;
-	return proc_field(text, name);
-}
-
 static uint64_t word(uint64_t off)
 {
 	return (off >> 3) * 0xff51afd7ed558ccdull ^ 0x7f00000000000000ull;
@@ -71,7 +62,7 @@ int main(void)
 		}
 		size = ((uint64_t)meminfo_kb("MemTotal") * 1024 * 2 + CHUNK - 1) & ~(uint64_t)(CHUNK - 1);
 		swapfree0 = meminfo_kb("SwapFree");
-		out0 = vmstat("pswpout");
+		out0 = vmstat_value("pswpout");
 	}
 	buf = malloc(CHUNK);
 	if (!buf)
@@ -88,8 +79,8 @@ int main(void)
 	}
 	tap_note("wrote %llu MiB to %s", (unsigned long long)(size >> 20), path);
 	if (pt)
-		tap_check(vmstat("pswpout") > out0, "its pages went out to swap", "pswpout +%ld",
-			  vmstat("pswpout") - out0);
+		tap_check(vmstat_value("pswpout") > out0, "its pages went out to swap", "pswpout +%ld",
+			  vmstat_value("pswpout") - out0);
 	bad = check_read(fd, size, buf);
 	tap_check(bad == 0, "read() finds every word", "%lu words differ", bad);
 	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
