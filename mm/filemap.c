@@ -20,8 +20,12 @@
  *               counted in NR_FILE_DIRTY (set_page_dirty).
  *   writeback   PG_writeback, PG_locked: write_one_page cleared PG_dirty
  *               (clear_page_dirty_for_io) and a_ops->writepage is writing
- *               it; counted in NR_WRITEBACK.  Clean after, dirty again if
- *               the write failed.
+ *               it (set_page_writeback .. end_page_writeback); counted in
+ *               NR_WRITEBACK.  Clean after, dirty again if the write
+ *               failed.  A file's writepage waits for its I/O, so a file
+ *               page is locked for all of it; swap's does not
+ *               (mm/page_io.c), and a page reclaim wrote to swap may be
+ *               unlocked and under writeback until its bio ends.
  *   truncated   out of the tree, off its LRU list, freed when the last
  *               user drops its reference (a page table mapping it is one:
  *               see delete_from_page_cache).
@@ -60,12 +64,14 @@
  * cache, never finds the tree half changed (a reclaim that did would
  * take tree_lock again, and the lock's recursion check panics).
  * Lookups need no lock: nothing changes the tree while they run.
- * Interrupt handlers never touch the tree or the LRU lists; the one thing they do
- * to the page cache is finish a read that readpages started (set
- * PG_uptodate, unlock_page), which is why the page flag updates are
- * atomic (mm/page-flags.h) and unlock_page's wake_up is interrupt-safe.
- * The zone counters are updated with the interrupt-safe
- * mod_zone_page_state.
+ * Interrupt handlers never touch the tree; what they do to the page
+ * cache is finish I/O: a read that readpages started (set PG_uptodate,
+ * unlock_page), a file write of mpage_writepages, and a write to swap
+ * (end_page_writeback, which may move the page within its inactive list
+ * under lru_lock, always taken with interrupts off).  That is why the
+ * page flag updates are atomic (mm/page-flags.h) and unlock_page's and
+ * end_page_writeback's wake_up is interrupt-safe.  The zone counters are
+ * updated with the interrupt-safe mod_zone_page_state.
  *
  * Page faults (filemap_fault) find or read pages as read() does, through
  * the same code, and leave them on their LRU list: a mapped page is not
@@ -354,6 +360,40 @@ void cancel_dirty_page(struct page *page)
 	clear_page_dirty_for_io(page);
 }
 
+void set_page_writeback(struct page *page)
+{
+	if (TestSetPageWriteback(page))
+		panic("set_page_writeback: pfn %lu is under writeback already", page_to_pfn(page));
+	inc_zone_page_state(page, NR_WRITEBACK);
+}
+
+/* May run in the disk's interrupt handler: the flag updates are atomic,
+ * the counter and rotate_reclaimable_page turn interrupts off, and the
+ * wake_up is interrupt-safe. */
+void end_page_writeback(struct page *page)
+{
+	if (TestClearPageReclaim(page))
+		rotate_reclaimable_page(page);
+	if (!TestClearPageWriteback(page))
+		panic("end_page_writeback: pfn %lu is not under writeback", page_to_pfn(page));
+	dec_zone_page_state(page, NR_WRITEBACK);
+	wake_up(&page_wait);
+}
+
+/* As __lock_page: on the queue before the test, so an end_page_writeback
+ * in between is not lost. */
+void wait_on_page_writeback(struct page *page)
+{
+	DEFINE_WAIT(wait);
+
+	while (PageWriteback(page)) {
+		prepare_to_wait(&page_wait, &wait, TASK_UNINTERRUPTIBLE);
+		if (PageWriteback(page))
+			schedule();
+	}
+	finish_wait(&page_wait, &wait);
+}
+
 /* Called with the page locked. */
 int write_one_page(struct page *page)
 {
@@ -362,16 +402,21 @@ int write_one_page(struct page *page)
 
 	if (!PageLocked(page))
 		panic("write_one_page: pfn %lu is not locked", page_to_pfn(page));
+	/* A write reclaim started may still be in flight. */
+	wait_on_page_writeback(page);
 	if (!clear_page_dirty_for_io(page))
 		return 0;
-	SetPageWriteback(page);
-	inc_zone_page_state(page, NR_WRITEBACK);
 	err = mapping->a_ops->writepage(mapping, page);
-	ClearPageWriteback(page);
-	dec_zone_page_state(page, NR_WRITEBACK);
-	if (err)
+	if (err) {
 		set_page_dirty(page);
-	return err;
+		return err;
+	}
+	/* An asynchronous writepage's bio ends the writeback; its failure
+	 * leaves the page dirty again with PG_error set. */
+	wait_on_page_writeback(page);
+	if (TestClearPageError(page))
+		return -EIO;
+	return 0;
 }
 
 #define PAGEVEC_SIZE 14		/* pages looked up at a time, as Linux's pagevec */

@@ -141,9 +141,36 @@ void activate_page(struct page *page)
 }
 
 /*
+ * Called from end_page_writeback, often in the disk's interrupt handler
+ * (lru_lock is always taken with interrupts off, so it cannot be held
+ * here).  Reclaim chose this page and started its write; now that the
+ * write is done, put the page where reclaim looks first, so the next scan
+ * frees it instead of the pages that are still in use.  Only a page that
+ * is clean, unlocked, inactive and on its list moves: one that reclaim
+ * still holds locked (the write ended before pageout returned) is freed
+ * by reclaim itself, and one made dirty or active meanwhile is in use.
+ */
+void rotate_reclaimable_page(struct page *page)
+{
+	struct zone *zone = page_zone(page);
+	uint64_t flags;
+
+	if (PageLocked(page) || PageDirty(page) || PageActive(page) || PageUnevictable(page))
+		return;
+	spin_lock_irqsave(&zone->lru_lock, flags);
+	if (PageLRU(page) && !PageActive(page) && !PageUnevictable(page)) {
+		list_move_tail(&page->lru, &zone->lru[physical_lru(page_lru(page))].list);
+		count_vm_event(PGROTATED);
+	}
+	spin_unlock_irqrestore(&zone->lru_lock, flags);
+}
+
+/*
  * Called without zone->lru_lock.  The flag tests outside the lock are
- * safe on one CPU with interrupts not touching the LRU; activate_page
- * checks again under the lock in any case.
+ * safe on one CPU: the one thing an interrupt handler does to the lists
+ * (rotate_reclaimable_page) moves a page within its inactive list and
+ * changes none of these flags; activate_page checks again under the lock
+ * in any case.
  */
 void mark_page_accessed(struct page *page)
 {

@@ -122,6 +122,8 @@ static void __delete_from_swap_cache(struct page *page)
 	spin_lock_irqsave(&as->tree_lock, flags);
 	radix_tree_delete(&as->page_tree, swp_offset(entry));
 	ClearPageSwapCache(page);
+	/* A failed write to the slot it leaves no longer concerns it. */
+	ClearPageError(page);
 	page->private = 0;
 	as->nrpages--;
 	spin_unlock_irqrestore(&as->tree_lock, flags);

@@ -1065,7 +1065,10 @@ static int unuse_pass(struct swap_info_struct *si, unsigned int type)
 		if (!page)
 			continue;
 		lock_page(page);
-		/* The lock may have slept: the page may have left meanwhile. */
+		/* A write reclaim started must end before the slot is let go
+		 * (and the device with it). */
+		wait_on_page_writeback(page);
+		/* The sleeps may have let the page leave meanwhile. */
 		if (PageSwapCache(page) && page->private == swp_entry(type, offset).val)
 			try_to_free_swap(page);
 		unlock_page(page);

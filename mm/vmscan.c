@@ -95,12 +95,13 @@
  * kswapd's flag alone and could loop, or kill too early).
  *
  * Where Pageturn differs from Linux 2.6.28:
- *   - writepage is synchronous (ext2 waits for its bios), so pageout()
- *     returns with the page written and still locked, and shrink_page_list
- *     frees it in the same pass: nothing waits on the inactive list's
- *     tail, PG_reclaim is set only during the write, and pgrotated stays
- *     0 (it counts rotate_reclaimable_page's moves after asynchronous
- *     writeback).  There is no second, synchronous lumpy pass either.
+ *   - a file's writepage is synchronous (ext2 waits for its bios), so
+ *     pageout() returns with a file page written and shrink_page_list
+ *     frees it in the same pass; only swap's writes are asynchronous, as
+ *     in Linux: the page waits on the inactive list, under writeback,
+ *     until its bio's end rotates it to the tail (pgrotated).  Every
+ *     writepage returns with the page still locked, where Linux's unlocks
+ *     it.  There is no second, synchronous lumpy pass.
  *   - under lru=split, without swap configured (total_swap_pages 0) the
  *     anon lists are neither scanned nor aged, at any priority (2.6.28
  *     still deactivated anon pages, and at priority 0 scanned them all
@@ -174,11 +175,10 @@ static bool current_is_kswapd(void)
 
 /*
  * Linux's congestion_wait: give the disks time when reclaim makes slow
- * progress.  Pageturn's block layer keeps no congestion state, and
- * reclaim's own writes finish before pageout returns; what may still be
- * in flight is writeback that other tasks started (NR_WRITEBACK), so
- * sleep for timeout while there is some, and otherwise just let the
- * other tasks run.
+ * progress.  Pageturn's block layer keeps no congestion state; what is
+ * in flight is counted in NR_WRITEBACK (reclaim's own writes to swap,
+ * writeback other tasks started), so sleep for timeout while there is
+ * some, and otherwise just let the other tasks run.
  */
 static void congestion_wait(long timeout)
 {
@@ -567,12 +567,16 @@ typedef enum {
 } pageout_t;
 
 /*
- * Write a dirty page for reclaim.  Called with the page locked, isolated
- * and unmapped.  Returns with it still locked (writepage is synchronous).
+ * Write a dirty page for reclaim (Linux's pageout).  Called with the page
+ * locked, isolated and unmapped; returns with it still locked.  A file's
+ * writepage waits for its I/O; swap_writepage does not: PAGE_SUCCESS with
+ * PG_writeback still set means the write is in flight, and PG_reclaim
+ * asks its end to rotate the page to the inactive tail
+ * (rotate_reclaimable_page), where the next scan frees it.
  *
- * The write sleeps.  The page lock keeps the page in its mapping across
- * it (truncation and the inode's eviction lock the page first), so the
- * mapping is still the page's when this returns; a fault may map the
+ * The write may sleep.  The page lock keeps the page in its mapping
+ * across it (truncation and the inode's eviction lock the page first), so
+ * the mapping is still the page's when this returns; a fault may map the
  * page again meanwhile, which __remove_mapping's count test then sees.
  */
 static pageout_t pageout(struct page *page, struct address_space *mapping)
@@ -585,17 +589,25 @@ static pageout_t pageout(struct page *page, struct address_space *mapping)
 		return PAGE_KEEP;
 	if (!mapping->a_ops->writepage)
 		return PAGE_ACTIVATE;
-	if (!PageDirty(page))
+	/* Its write to this slot failed: the slot retires once its users let
+	 * it go, and the page stays in memory till then. */
+	if (PageSwapCache(page) && PageError(page))
+		return PAGE_ACTIVATE;
+	if (!clear_page_dirty_for_io(page))
 		return PAGE_CLEAN;
 	SetPageReclaim(page);
-	err = write_one_page(page);
-	ClearPageReclaim(page);
-	if (err == AOP_WRITEPAGE_ACTIVATE)
-		return PAGE_ACTIVATE;
-	/* write_one_page left it dirty.  A swap-cache page whose write failed
-	 * is activated: its slot is bad, and it must stay in memory. */
-	if (err)
-		return PageSwapCache(page) ? PAGE_ACTIVATE : PAGE_KEEP;
+	err = mapping->a_ops->writepage(mapping, page);
+	if (err) {
+		ClearPageReclaim(page);
+		set_page_dirty(page);
+		/* A swap-backed page its owner cannot write (no slot, locked
+		 * tmpfs) is in use; a file page may be written next time. */
+		return err == AOP_WRITEPAGE_ACTIVATE ? PAGE_ACTIVATE : PAGE_KEEP;
+	}
+	if (!PageWriteback(page))
+		ClearPageReclaim(page);		/* the write is over already */
+	if (PageSwapCache(page) && PageError(page))
+		return PAGE_ACTIVATE;		/* ... and failed */
 	inc_zone_page_state(page, NR_VMSCAN_WRITE);
 	return PAGE_SUCCESS;
 }
@@ -655,7 +667,8 @@ static unsigned long shrink_page_list(struct list_head *page_list, struct scan_c
 		may_enter_fs = (sc->gfp_mask & __GFP_FS) ||
 			       (PageSwapCache(page) && (sc->gfp_mask & __GFP_IO));
 
-		/* Someone's writepages has it in flight: not ours to wait for. */
+		/* Its write is in flight (ours from an earlier pass, or
+		 * someone's writepages): not ours to wait for. */
 		if (PageWriteback(page))
 			goto keep_locked;
 
@@ -703,7 +716,9 @@ static unsigned long shrink_page_list(struct list_head *page_list, struct scan_c
 			case PAGE_ACTIVATE:
 				goto activate_locked;
 			case PAGE_SUCCESS:
-				/* The write slept: a write() or fault may have dirtied it. */
+				/* Still in flight (its end rotates it to the tail
+				 * for the next scan), or dirtied by a write() or
+				 * fault while the write slept. */
 				if (PageDirty(page) || PageWriteback(page))
 					goto keep_locked;
 				mapping = page_mapping(page);

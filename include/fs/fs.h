@@ -72,13 +72,19 @@ struct address_space;
  *                  meanwhile is just dropped) and start its read; when the
  *                  read ends the page is unlocked, with PG_uptodate set
  *                  if it succeeded.  Returns once every read has started.
- *   writepage      Called with the page locked, uptodate, PG_writeback set
- *                  and PG_dirty just cleared.  Write it to the backing
- *                  store, allocating what it needs; 0 or -errno.  Or
- *                  AOP_WRITEPAGE_ACTIVATE: the page cannot be written
- *                  now and must stay (tmpfs without swap); like an error
- *                  it leaves the page dirty (write_one_page), and reclaim
- *                  should put it back on the active list, as Linux does.
+ *   writepage      Called with the page locked, uptodate and PG_dirty
+ *                  just cleared; returns with it still locked.  Write it
+ *                  to the backing store, allocating what it needs, with
+ *                  PG_writeback set from when the I/O starts
+ *                  (set_page_writeback) to when it ends
+ *                  (end_page_writeback, mm/pagemap.h): before returning,
+ *                  or from the bio's completion for a writepage that does
+ *                  not wait (swap's).  0 or -errno (then no writeback is
+ *                  left in flight).  Or AOP_WRITEPAGE_ACTIVATE: the page
+ *                  cannot be written now and must stay (tmpfs without
+ *                  swap); like an error it leaves the page dirty (the
+ *                  caller dirties it again), and reclaim puts it back on
+ *                  the active list, as Linux does.
  *   writepages     Optional.  Write every dirty page of the mapping and
  *                  wait for the writes (what filemap_write_and_wait does
  *                  with writepage): 0 or the first error, each failed

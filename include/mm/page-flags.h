@@ -18,6 +18,7 @@
 
 enum pageflags {
 	PG_locked,		/* page lock: I/O in progress, truncation excluded */
+	PG_error,		/* the page's last write failed (set by a write's end) */
 	PG_referenced,		/* one software-observed access (second chance) */
 	PG_uptodate,		/* contents valid */
 	PG_dirty,		/* contents newer than the backing store */
@@ -56,6 +57,7 @@ static inline bool TestClearPage##uname(struct page *page) \
 		 (1ul << PG_##lname); }
 
 PAGEFLAG(Locked, locked)
+PAGEFLAG(Error, error)
 PAGEFLAG(Referenced, referenced)
 PAGEFLAG(Uptodate, uptodate)
 PAGEFLAG(Dirty, dirty)

@@ -106,11 +106,27 @@ bool clear_page_dirty_for_io(struct page *page);
 void cancel_dirty_page(struct page *page);
 
 /*
- * Write one locked, dirty page through a_ops->writepage with PG_writeback
- * set around the I/O (NR_WRITEBACK counts it).  The page is clean after
- * success and dirty again after a failure, so no data is lost silently.
- * Returns 0 (also when the page was clean) or the writepage error; the
- * page stays locked.
+ * The writeback state of a page (Linux's names).  a_ops->writepage is
+ * called with the page locked and PG_dirty cleared (clear_page_dirty_for_io)
+ * and returns with it still locked; it sets PG_writeback
+ * (set_page_writeback, counted in NR_WRITEBACK) when its I/O starts, and
+ * end_page_writeback clears it when the I/O ends: before writepage
+ * returns if it waits (ext2), later from the bio's completion if not
+ * (swap_writepage).  end_page_writeback may run in an interrupt handler;
+ * it rotates a page reclaim wrote (PG_reclaim) to the tail of its
+ * inactive list and wakes wait_on_page_writeback, which sleeps while
+ * PG_writeback is set.
+ */
+void set_page_writeback(struct page *page);
+void end_page_writeback(struct page *page);
+void wait_on_page_writeback(struct page *page);
+
+/*
+ * Write one locked, dirty page through a_ops->writepage and wait for the
+ * write to end.  The page is clean after success and dirty again after a
+ * failure, so no data is lost silently.  Returns 0 (also when the page
+ * was clean), the writepage error, or -EIO when an asynchronous write
+ * failed; the page stays locked.
  */
 int write_one_page(struct page *page);
 

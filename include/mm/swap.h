@@ -307,9 +307,10 @@ void free_swap_cache(struct page *page);
 
 /* ---- swap I/O (mm/page_io.c) ------------------------------------------- */
 
-/* Write a locked swap-cache page (writeback set, dirty cleared, as
- * write_one_page calls a_ops->writepage) to its slot and wait: 0 or -EIO
- * (logged once per area). */
+/* Start writing a locked swap-cache page (dirty cleared, as pageout
+ * calls a_ops->writepage) to its slot: PG_writeback is set, and the bio's
+ * end clears it, with PG_error and the page dirty again if the write
+ * failed (logged once per area).  Returns 0 with the page still locked. */
 int swap_writepage(struct address_space *mapping, struct page *page);
 
 /* Start reading a locked swap-cache page from its slot; the read's end
@@ -369,6 +370,14 @@ void mark_page_accessed(struct page *page);
  * Takes zone->lru_lock.
  */
 void activate_page(struct page *page);
+
+/*
+ * A write that reclaim started (PG_reclaim) has ended: move the page to
+ * the tail of its inactive list, where the next scan frees it, if it is
+ * there, clean and unlocked.  Counts PGROTATED.  Takes zone->lru_lock;
+ * may run in an interrupt handler.
+ */
+void rotate_reclaimable_page(struct page *page);
 
 /*
  * Take page off whatever LRU list it is on.  The caller holds a reference

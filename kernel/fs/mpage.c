@@ -27,14 +27,15 @@
  *
  * Writing.  mpage_writepages() walks the mapping's pages in index order
  * and takes each dirty one through the states of mm/filemap.c's essay:
- * locked, PG_dirty cleared (clear_page_dirty_for_io), PG_writeback set
- * (counted in NR_WRITEBACK).  The end of the file is read then, for
- * each page (the walk sleeps, and a write may grow the file meanwhile:
+ * locked, PG_dirty cleared (clear_page_dirty_for_io).  The end of the
+ * file is read then, for each page (the walk sleeps, and a write may grow the file meanwhile:
  * an end read once at the start would clean the pages written past it
  * without writing them, and zero the new bytes of the page it was in).
- * Its blocks below the end of the file are mapped as for a read; when they are all mapped and contiguous the page
- * joins the current bio on the same rules (the part past the end of the
- * file is zeroed and not written; such a page ends its bio).  Any other
+ * Its blocks below the end of the file are mapped as for a read; when
+ * they are all mapped and contiguous the page joins the current bio on
+ * the same rules, under writeback from then on (set_page_writeback; the
+ * part past the end of the file is zeroed and not written; such a page
+ * ends its bio).  Any other
  * page (a hole under data needs a block; blocks out of order) is written
  * alone by a_ops->writepage and finished at once.  The write's completion
  * (mpage_end_io_write, possibly in the interrupt handler) finishes each
@@ -222,8 +223,7 @@ static void mpage_end_page_writeback(struct page *page, int err)
 {
 	if (err)
 		set_page_dirty(page);
-	ClearPageWriteback(page);
-	dec_zone_page_state(page, NR_WRITEBACK);
+	end_page_writeback(page);
 	unlock_page(page);
 }
 
@@ -258,8 +258,9 @@ static struct bio *mpage_wb_submit(struct mpage_wb *wb, struct bio *bio)
 }
 
 /*
- * Write page (locked, PG_writeback set, PG_dirty cleared, some of it
- * below isize) through *biop, or alone with writepage (see the top).
+ * Write page (locked, PG_dirty cleared, some of it below isize) through
+ * *biop, under writeback from when it joins the bio, or alone with
+ * writepage (see the top).
  */
 static void mpage_writepage(struct address_space *mapping, const struct mpage_geometry *geo,
 			    struct mpage_wb *wb, struct page *page, uint64_t isize,
@@ -299,6 +300,7 @@ static void mpage_writepage(struct address_space *mapping, const struct mpage_ge
 			goto confused;
 		}
 	}
+	set_page_writeback(page);
 	*last_block = blocks[nr_blocks - 1];
 	if (nr_blocks != blocks_per_page)
 		*biop = mpage_wb_submit(wb, *biop);
@@ -309,7 +311,9 @@ confused:
 		*biop = mpage_wb_submit(wb, *biop);
 	err = mapping->a_ops->writepage(mapping, page);
 	mpage_wb_error(wb, err);
-	mpage_end_page_writeback(page, err);
+	if (err)
+		set_page_dirty(page);
+	unlock_page(page);
 }
 
 #define WB_BATCH 16	/* pages looked up at a time */
@@ -340,13 +344,11 @@ int mpage_writepages(struct address_space *mapping, const struct mpage_geometry 
 			if (page->mapping != mapping || !clear_page_dirty_for_io(page)) {
 				unlock_page(page);
 			} else {
-				SetPageWriteback(page);
-				inc_zone_page_state(page, NR_WRITEBACK);
 				/* Now, not before the walk: it sleeps, and a write
 				 * may have grown the file meanwhile. */
 				isize = geo->isize(mapping);
 				if ((uint64_t)page->index << PAGE_SHIFT >= isize)
-					mpage_end_page_writeback(page, 0);	/* wholly past the end */
+					unlock_page(page);	/* wholly past the end: clean */
 				else
 					mpage_writepage(mapping, geo, &wb, page, isize, n - i,
 							&bio, &last_block);

@@ -106,3 +106,9 @@ void unlock_page(struct page *page)
 {
 	panic("fake unlock_page: pfn %lu, but the swap cache is empty", page_to_pfn(page));
 }
+
+void wait_on_page_writeback(struct page *page)
+{
+	panic("fake wait_on_page_writeback: pfn %lu, but the swap cache is empty",
+	      page_to_pfn(page));
+}

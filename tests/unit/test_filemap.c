@@ -63,14 +63,16 @@ static int fake_writepage(struct address_space *mapping, struct page *page)
 {
 	(void)mapping;
 	assert_true(PageLocked(page));
-	assert_true(PageWriteback(page));
+	assert_false(PageWriteback(page));
 	assert_false(PageDirty(page));
+	set_page_writeback(page);
 	assert_int_equal(zstat(NR_WRITEBACK), 1);
 	nr_writepage++;
-	if (fail_write)
-		return -EIO;
-	memcpy(backing + ((uint64_t)page->index << PAGE_SHIFT), page_address(page), PAGE_SIZE);
-	return 0;
+	if (!fail_write)
+		memcpy(backing + ((uint64_t)page->index << PAGE_SHIFT), page_address(page),
+		       PAGE_SIZE);
+	end_page_writeback(page);
+	return fail_write ? -EIO : 0;
 }
 
 static const struct address_space_operations fake_aops = {

@@ -13,7 +13,9 @@
  *     shrink_page_list decides on, among clean filler pages: each ends as
  *     2.6.28 says (freed, written then freed, kept, activated, culled),
  *     the writepage calls and the events agree, and every list's length
- *     equals its counter afterwards;
+ *     equals its counter afterwards; a page whose write is left in flight
+ *     (as swap's) is kept, rotated to the inactive tail when the write
+ *     ends (pgrotated), and freed by the next scan without a second write;
  *   - without swap, anon pages are never isolated; with swap "on" but
  *     no slot to give (add_to_swap fails), they are activated, not freed.
  */
@@ -218,6 +220,7 @@ enum kind {
 	DIRTY,		/* written, then freed */
 	DIRTY_EIO,	/* its write fails: kept, still dirty */
 	DIRTY_ACTIVATE,	/* writepage says AOP_WRITEPAGE_ACTIVATE: activated, dirty */
+	DIRTY_ASYNC,	/* its write is left in flight: kept under writeback */
 	LOCKED,		/* someone holds its lock: kept */
 	WRITEBACK,	/* someone's writeback in flight: kept */
 	EXTRA_REF,	/* someone holds a reference: kept */
@@ -228,7 +231,7 @@ enum kind {
 
 #define NR_FILLER 60
 
-static unsigned int nr_writepage[NR_KINDS + NR_FILLER];
+static unsigned int nr_writepage[NR_KINDS + 2 * NR_FILLER];
 
 static int fake_writepage(struct address_space *mapping, struct page *page)
 {
@@ -238,6 +241,10 @@ static int fake_writepage(struct address_space *mapping, struct page *page)
 		return -EIO;
 	if (page->index == DIRTY_ACTIVATE)
 		return AOP_WRITEPAGE_ACTIVATE;
+	set_page_writeback(page);
+	/* As swap_writepage: the bio's end will end the writeback. */
+	if (page->index != DIRTY_ASYNC)
+		end_page_writeback(page);
 	return 0;
 }
 
@@ -286,7 +293,7 @@ static void test_shrink_page_list_decisions(void **state)
 	struct address_space mapping;
 	struct list_head fake_vma;
 	struct page *page[NR_KINDS];
-	unsigned long free0, steal0, cached0, ret, left = 0;
+	unsigned long free0, steal0, cached0, rotated0, ret, left = 0;
 
 	(void)state;
 	address_space_init(&mapping, NULL, &fake_aops, false);
@@ -300,6 +307,7 @@ static void test_shrink_page_list_decisions(void **state)
 	set_page_dirty(page[DIRTY]);
 	set_page_dirty(page[DIRTY_EIO]);
 	set_page_dirty(page[DIRTY_ACTIVATE]);
+	set_page_dirty(page[DIRTY_ASYNC]);
 	assert_true(trylock_page(page[LOCKED]));
 	SetPageWriteback(page[WRITEBACK]);
 	get_page(page[EXTRA_REF]);
@@ -326,6 +334,10 @@ static void test_shrink_page_list_decisions(void **state)
 	assert_true(PageDirty(page[DIRTY_EIO]) && nr_writepage[DIRTY_EIO] >= 1);
 	assert_true(PageLRU(page[DIRTY_EIO]) && !PageActive(page[DIRTY_EIO]));
 	assert_true(PageDirty(page[DIRTY_ACTIVATE]) && PageActive(page[DIRTY_ACTIVATE]));
+	assert_true(PageWriteback(page[DIRTY_ASYNC]) && PageReclaim(page[DIRTY_ASYNC]));
+	assert_true(PageLRU(page[DIRTY_ASYNC]) && !PageActive(page[DIRTY_ASYNC]));
+	assert_int_equal(nr_writepage[DIRTY_ASYNC], 1);
+	assert_int_equal(global_page_state(NR_WRITEBACK), 1);
 	assert_int_equal(nr_writepage[LOCKED] + nr_writepage[WRITEBACK] + nr_writepage[EXTRA_REF], 0);
 	assert_true(PageLRU(page[LOCKED]) && PageLRU(page[WRITEBACK]) && PageLRU(page[EXTRA_REF]));
 	assert_true(PageUnevictable(page[MLOCKED]) && PageLRU(page[MLOCKED]));
@@ -348,10 +360,31 @@ static void test_shrink_page_list_decisions(void **state)
 	assert_int_equal(mapping.nrpages, NR_KINDS - 1 + left);
 	assert_lists_match_counters();
 
+	/* The write in flight ends: the page goes to its inactive tail, where
+	 * the next scan takes it first and frees it, among new clean pages
+	 * enough for a scan. */
+	for (int i = 0; i < NR_FILLER; i++)
+		new_cache_page(&mapping, (pgoff_t)(NR_KINDS + NR_FILLER + i));
+	rotated0 = fake_vm_event(PGROTATED);
+	end_page_writeback(page[DIRTY_ASYNC]);
+	assert_false(PageWriteback(page[DIRTY_ASYNC]) || PageReclaim(page[DIRTY_ASYNC]));
+	assert_int_equal(global_page_state(NR_WRITEBACK), 0);
+	assert_int_equal(fake_vm_event(PGROTATED) - rotated0, 1);
+	assert_ptr_equal(list_entry(page_zone(page[DIRTY_ASYNC])->lru[LRU_INACTIVE_FILE].list.prev,
+				    struct page, lru),
+			 page[DIRTY_ASYNC]);
+	assert_lists_match_counters();
+	*fake_current_flags() |= fake_pf_memalloc;
+	try_to_free_pages(ZONE(1), 0, GFP_KERNEL);
+	*fake_current_flags() &= ~fake_pf_memalloc;
+	assert_null(find_get_page(&mapping, DIRTY_ASYNC));
+	assert_int_equal(nr_writepage[DIRTY_ASYNC], 1);
+	assert_lists_match_counters();
+
 	put_page(page[EXTRA_REF]);
 	unlock_page(page[LOCKED]);
 	list_del(&fake_vma);
-	drop_mapping(&mapping, NR_KINDS + NR_FILLER);
+	drop_mapping(&mapping, NR_KINDS + 2 * NR_FILLER);
 	assert_lists_match_counters();
 	assert_int_equal(global_page_state(NR_FILE_PAGES), 0);
 }

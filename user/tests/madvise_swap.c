@@ -14,6 +14,14 @@
  * without mapping the page).  On the build machine, whose swap is not this
  * test's, only the data rules are checked.  Without swap on Pageturn it
  * skips.
+ *
+ * MADV_PAGEOUT's writes are asynchronous, as in Linux: the call returns
+ * with the pages unmapped and their writes in flight, and they stay in
+ * the swap cache until the writes end and reclaim frees them.  So where
+ * the pages must really have left memory, push_out waits for the writes
+ * (nr_writeback 0) and then makes reclaim run: a child touches more
+ * memory than is free, and reclaim frees first the written pages, which
+ * wait at the tail of the inactive anon list.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -21,6 +29,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -64,6 +73,38 @@ static unsigned long bad_words(const uint64_t *m)
 	return bad;
 }
 
+/* Wait (a few seconds at most) for every write in flight to end. */
+static void wait_writeback(void)
+{
+	for (int i = 0; i < 3000 && vmstat_value("nr_writeback") > 0; i++)
+		usleep(1000);
+}
+
+/* MADV_PAGEOUT, and on Pageturn make the pages leave memory (see the top). */
+static void push_out(void *addr, size_t len, int pt)
+{
+	unsigned long size, i;
+	char *p;
+	pid_t pid;
+
+	madvise(addr, len, MADV_PAGEOUT);
+	if (!pt)
+		return;
+	wait_writeback();
+	size = ((unsigned long)meminfo_kb("MemFree") + 8192) << 10;
+	pid = fork();
+	if (pid == 0) {
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(1);
+		for (i = 0; i < size; i += 4096)
+			p[i] = 1;
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, NULL, 0) != pid)
+		tap_bail("the pressure child: %m");
+}
+
 int main(int argc, char **argv)
 {
 	int pt = on_pageturn();
@@ -92,7 +133,7 @@ int main(int argc, char **argv)
 	}
 	tap_check(bad_words(m) == 0, "every word reads back", NULL);
 
-	madvise(m, SIZE, MADV_PAGEOUT);
+	push_out(m, SIZE, pt);
 	in0 = vmstat_value("pswpin");
 	tap_check(madvise(m, SIZE, MADV_WILLNEED) == 0, "MADV_WILLNEED", "%m");
 	if (pt)
@@ -106,6 +147,9 @@ int main(int argc, char **argv)
 			  majflt() - maj0);
 
 	madvise(m, SIZE, MADV_PAGEOUT);
+	/* A slot under writeback stays the swap cache's until the write ends. */
+	if (pt)
+		wait_writeback();
 	free0 = meminfo_kb("SwapFree");
 	tap_check(madvise(m, SIZE, MADV_FREE) == 0, "MADV_FREE", "%m");
 	if (pt)
@@ -133,7 +177,7 @@ int main(int argc, char **argv)
 
 		(void)argc;
 		snprintf(want, sizeof(want), "%s", argv[0]);
-		madvise((void *)((uintptr_t)argv[0] & ~4095ul), 4096, MADV_PAGEOUT);
+		push_out((void *)((uintptr_t)argv[0] & ~4095ul), 4096, pt);
 		fd = open("/proc/self/cmdline", O_RDONLY);
 		n = fd >= 0 ? read(fd, got, sizeof(got)) : -1;
 		if (fd >= 0)

@@ -495,7 +495,8 @@ static bool all_zero(const char *p, unsigned int len)
 	return true;
 }
 
-/* Called with the page locked, uptodate and under writeback. */
+/* Called with the page locked, uptodate and PG_dirty cleared; writes it
+ * and waits, so its writeback has ended when this returns. */
 static int ext2_writepage(struct address_space *mapping, struct page *page)
 {
 	struct ext2_inode_info *inode = mapping->host;
@@ -505,8 +506,9 @@ static int ext2_writepage(struct address_space *mapping, struct page *page)
 	uint64_t lblk = pos >> sbi->s_blocksize_bits;
 	char *data = page_address(page);
 	uint32_t block;
-	int err;
+	int err = 0;
 
+	set_page_writeback(page);
 	/* The part past the end of the file goes to the disk as zeroes. */
 	if (isize < pos + PAGE_SIZE && isize > pos)
 		memset(data + (isize - pos), 0, pos + PAGE_SIZE - isize);
@@ -517,9 +519,10 @@ static int ext2_writepage(struct address_space *mapping, struct page *page)
 		if (!err && block)
 			err = block_io(inode, WRITE, page, i * bs, block);
 		if (err)
-			return err;
+			break;
 	}
-	return 0;
+	end_page_writeback(page);
+	return err;
 }
 
 /* get_block for fs/mpage.c: blocks at or past the end of the file are
