@@ -15,12 +15,14 @@
  *                  Linux allows), present ones are kept, which is a valid
  *                  way to free them lazily.
  *   MADV_WILLNEED  starts reading the range's swapped pages into the swap
- *                  cache (Linux's force_swapin_readahead); file readahead
+ *                  cache (force_swapin_readahead); file readahead
  *                  does not look at VMAs, so nothing else.
  *   MADV_PAGEOUT   reclaims the range's present pages that this mapping
  *                  alone maps, now (Linux 5.4): anon pages go to swap if
  *                  there is some, dirty file pages are written, all as
- *                  reclaim decides for each.
+ *                  reclaim decides for each.  Swap writes end after the
+ *                  call returns: those pages stay in the swap cache until
+ *                  then, and reclaim frees them afterwards.
  *   MADV_NORMAL, RANDOM, SEQUENTIAL: accepted, no effect.
  *
  * As in Linux, the advice is applied to the mapped parts of the range and
@@ -100,7 +102,7 @@ int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int
 			break;
 		case MADV_WILLNEED:
 			if (!vma->vm_file)
-				madvise_willneed_swap(vma, from, to);
+				force_swapin_readahead(vma, from, to);
 			break;
 		case MADV_PAGEOUT:
 			madvise_pageout(vma, from, to);

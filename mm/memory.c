@@ -546,7 +546,7 @@ static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 /*
  * Map page, locked, up to date and in the swap cache at entry, where the
  * swap PTE *ptep of vma at addr held entry: the end of do_swap_page and
- * of swapoff's unuse_swap_pte.  The caller's page reference becomes the
+ * of swapoff's unuse_pte.  The caller's page reference becomes the
  * PTE's.  writable: the caller found the page this PTE's alone
  * (reuse_swap_page).  Never sleeps.
  */
@@ -638,7 +638,7 @@ unsigned long find_swap_pte(struct mm_struct *mm, unsigned int type, unsigned lo
 	return -1ul;
 }
 
-int unuse_swap_pte(struct mm_struct *mm, unsigned long addr, swp_entry_t entry,
+int unuse_pte(struct mm_struct *mm, unsigned long addr, swp_entry_t entry,
 		   struct page *page)
 {
 	struct vm_area_struct *vma = find_vma(mm, addr);
@@ -652,7 +652,7 @@ int unuse_swap_pte(struct mm_struct *mm, unsigned long addr, swp_entry_t entry,
 		return 0;
 	/* A swap PTE was an anonymous page's, so its VMA has an anon_vma. */
 	if (!vma->anon_vma)
-		panic("unuse_swap_pte: %#lx holds swap entry %#lx in a VMA without anon_vma", addr,
+		panic("unuse_pte: %#lx holds swap entry %#lx in a VMA without anon_vma", addr,
 		      entry.val);
 	get_page(page);		/* the PTE's */
 	swapin_map_page(mm, vma, addr, ptep, page, entry, false);
@@ -945,7 +945,7 @@ void madvise_free_swap(struct vm_area_struct *vma, unsigned long start, unsigned
 	}
 }
 
-void madvise_willneed_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+void force_swapin_readahead(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long addr;

@@ -940,7 +940,7 @@ long sys_swapon(const char __user *specialfile, int swap_flags)
 /*
  * Bring every page of mm that is on area type back (Linux's unuse_mm):
  * for each swap PTE on it, the slot's page from the swap cache or read,
- * locked (which waits for the read), then mapped by unuse_swap_pte, which
+ * locked (which waits for the read), then mapped by unuse_pte, which
  * looks the VMA and the PTE up again: mm's owner may have changed either
  * while we slept, so nothing of them is kept across a sleep.  0, -ENOMEM,
  * or -EIO when a page could not be read (the slot stays, and so does the
@@ -966,7 +966,7 @@ static int unuse_mm(struct mm_struct *mm, unsigned int type)
 		lock_page(page);
 		ret = 0;
 		if (PageSwapCache(page) && page->private == entry.val)
-			ret = PageUptodate(page) ? unuse_swap_pte(mm, addr, entry, page) : -EIO;
+			ret = PageUptodate(page) ? unuse_pte(mm, addr, entry, page) : -EIO;
 		unlock_page(page);
 		put_page(page);
 		if (ret < 0)

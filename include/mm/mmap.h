@@ -202,13 +202,13 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
  * sleep), and returns how many were freed. */
 /* swapoff's walk (mm/memory.c): the address of mm's first swap PTE on
  * area type at or after start, with its entry, or -1 if there is none;
- * never sleeps.  unuse_swap_pte maps page (locked, up to date, the swap
+ * never sleeps.  unuse_pte maps page (locked, up to date, the swap
  * cache's at entry) at addr if that PTE still holds entry, looking the VMA
  * and PTE up afresh (the caller slept since find_swap_pte): 1 if mapped,
  * 0 if the PTE changed.  Never sleeps. */
 unsigned long find_swap_pte(struct mm_struct *mm, unsigned int type, unsigned long start,
 			    swp_entry_t *entry);
-int unuse_swap_pte(struct mm_struct *mm, unsigned long addr, swp_entry_t entry,
+int unuse_pte(struct mm_struct *mm, unsigned long addr, swp_entry_t entry,
 		   struct page *page);
 
 /* Copy n bytes at addr of mm, whose PTE holds a swap entry, from the
@@ -220,7 +220,7 @@ int unuse_swap_pte(struct mm_struct *mm, unsigned long addr, swp_entry_t entry,
 int access_swapped_page(struct mm_struct *mm, unsigned long addr, void *dst, size_t n);
 
 void madvise_free_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end);
-void madvise_willneed_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end);
+void force_swapin_readahead(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 unsigned long madvise_pageout(struct vm_area_struct *vma, unsigned long start,
 			      unsigned long end);
 

@@ -210,7 +210,7 @@ void madvise_free_swap(struct vm_area_struct *vma, unsigned long start, unsigned
 	check_range(vma, start, end);
 }
 
-void madvise_willneed_swap(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+void force_swapin_readahead(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	check_range(vma, start, end);
 }

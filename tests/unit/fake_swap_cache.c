@@ -36,13 +36,13 @@ unsigned long find_swap_pte(struct mm_struct *mm, unsigned int type, unsigned lo
 	panic("fake find_swap_pte: %#lx, but there are no processes", start);
 }
 
-int unuse_swap_pte(struct mm_struct *mm, unsigned long addr, swp_entry_t entry,
+int unuse_pte(struct mm_struct *mm, unsigned long addr, swp_entry_t entry,
 		   struct page *page)
 {
 	(void)mm;
 	(void)entry;
 	(void)page;
-	panic("fake unuse_swap_pte: %#lx, but there are no processes", addr);
+	panic("fake unuse_pte: %#lx, but there are no processes", addr);
 }
 
 /* The test's files live on fake disks with no page cache to write. */
