@@ -849,6 +849,43 @@ static void release_swap_area(struct swap_info_struct *p)
 	free_swap_info(p);
 }
 
+/* Start a swapon: swapon_mutex taken and a free type's area, or NULL
+ * (the mutex dropped) when MAX_SWAPFILES areas are on. */
+static struct swap_info_struct *swapon_begin(void)
+{
+	struct swap_info_struct *p;
+
+	mutex_lock(&swapon_mutex);
+	p = alloc_swap_info();
+	if (!p)
+		mutex_unlock(&swapon_mutex);
+	return p;
+}
+
+/* End a swapon begun by swapon_begin: on error give back all p holds. */
+static long swapon_end(struct swap_info_struct *p, long err)
+{
+	if (err)
+		release_swap_area(p);
+	mutex_unlock(&swapon_mutex);
+	return err;
+}
+
+/* Make bdev area p's, exclusively: -EBUSY (logged) if it is mounted or
+ * swap already. */
+static long swapon_claim_bdev(struct swap_info_struct *p, struct block_device *bdev)
+{
+	long err = bd_claim(bdev, p);
+
+	if (err) {
+		printk(KERN_ERR "swapon %s: the device is in use (mounted, or swap already)\n",
+		       p->name);
+		return err;
+	}
+	p->bdev = bdev;
+	return 0;
+}
+
 /*
  * swapon(2)'s work on a kernel path name.  Nothing is written to the
  * device or file.  Errors: the path's; -EINVAL (not a block device or
@@ -863,12 +900,9 @@ static long do_swapon(const char *name, int swap_flags)
 	unsigned long dev_pages = 0;
 	long err;
 
-	mutex_lock(&swapon_mutex);
-	p = alloc_swap_info();
-	if (!p) {
-		mutex_unlock(&swapon_mutex);
+	p = swapon_begin();
+	if (!p)
 		return -EPERM;
-	}
 	/* p is ours until we free or enable it: only swapon and swapoff
 	 * change a type's state, both under swapon_mutex (see the top). */
 	err = -ENOMEM;
@@ -883,16 +917,11 @@ static long do_swapon(const char *name, int swap_flags)
 	inode = p->swap_file->f_inode;
 	err = -EINVAL;
 	if (S_ISBLK(inode->i_mode)) {
-		p->bdev = file_bdev(p->swap_file);
-		if (!p->bdev)
+		if (!file_bdev(p->swap_file))
 			goto bad;
-		err = bd_claim(p->bdev, p);
-		if (err) {
-			printk(KERN_ERR "swapon %s: the device is in use (mounted, or swap already)\n",
-			       p->name);
-			p->bdev = NULL;
+		err = swapon_claim_bdev(p, file_bdev(p->swap_file));
+		if (err)
 			goto bad;
-		}
 		dev_pages = p->bdev->nr_sectors >> (PAGE_SHIFT - SECTOR_SHIFT);
 	} else if (S_ISREG(inode->i_mode)) {
 		mutex_lock(&inode->i_mutex);
@@ -916,10 +945,7 @@ static long do_swapon(const char *name, int swap_flags)
 	}
 	err = swapon_setup(p, dev_pages, swap_flags);
 bad:
-	if (err)
-		release_swap_area(p);
-	mutex_unlock(&swapon_mutex);
-	return err;
+	return swapon_end(p, err);
 }
 
 long sys_swapon(const char __user *specialfile, int swap_flags)
@@ -1225,31 +1251,20 @@ static long swapon_bdev(const char *name)
 
 	if (!bdev)
 		return -ENOENT;
-	mutex_lock(&swapon_mutex);
-	p = alloc_swap_info();
-	if (!p) {
-		mutex_unlock(&swapon_mutex);
+	p = swapon_begin();
+	if (!p)
 		return -EPERM;
-	}
 	err = -ENOMEM;
 	p->name = kmalloc(strlen(name) + 6, GFP_KERNEL);
 	if (!p->name)
 		goto bad;
 	memcpy(p->name, "/dev/", 5);
 	memcpy(p->name + 5, name, strlen(name) + 1);
-	err = bd_claim(bdev, p);
-	if (err) {
-		printk(KERN_ERR "swapon %s: the device is in use (mounted, or swap already)\n",
-		       p->name);
-		goto bad;
-	}
-	p->bdev = bdev;
-	err = swapon_setup(p, bdev->nr_sectors >> (PAGE_SHIFT - SECTOR_SHIFT), 0);
+	err = swapon_claim_bdev(p, bdev);
+	if (!err)
+		err = swapon_setup(p, bdev->nr_sectors >> (PAGE_SHIFT - SECTOR_SHIFT), 0);
 bad:
-	if (err)
-		release_swap_area(p);
-	mutex_unlock(&swapon_mutex);
-	return err;
+	return swapon_end(p, err);
 }
 
 void swapon_boot(void)
