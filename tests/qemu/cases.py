@@ -858,6 +858,32 @@ def swap_ioerr_case(build, name, iotype, expect):
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
 
 
+def swap_error_orphan_case(build):
+    """user/tests/swap_error_orphan.c at -m 64M on a 256 MiB swap disk
+    behind QEMU's blkdebug, which fails every write to slots 1..1100 (the
+    first a fresh area hands out), throttled to 1 MiB/s so that the
+    writes are still in flight when the test unmaps their pages: pages
+    whose owner let them go while their writes were in flight, and whose
+    writes then failed, must not stay in the swap cache for good."""
+    name = "swap_error_orphan_64m_bios"
+    workdir = os.path.join(build, "tests", name)
+    image = swap_disk(workdir, 256)
+    conf = os.path.join(workdir, "blkdebug.conf")
+    with open(conf, "w") as f:
+        for slot in range(1, 1101):
+            f.write('[inject-error]\nevent = "write_aio"\niotype = "write"\nerrno = "5"\n'
+                    'sector = "%d"\n\n' % (slot * 8))
+    return QemuCase(
+        name, SWAP_CHECK + " swap=/dev/vda init=/sbin/init -- /usr/tests/runner swap_error_orphan",
+        mem="64M", timeout=600,
+        qemu_args=["-drive", "if=none,id=vd0,format=raw,file=blkdebug:%s:%s" % (conf, image),
+                   "-device", "virtio-blk-pci,drive=vd0"],
+        expect=[r"Write-error on swap-device \(/dev/vda:\d+\)$",
+                r"^# swap_error_orphan: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"] + SWAP_CHECKED,
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
+
+
 def writeback_race_check(image):
     """user/tests/writeback_race.c leaves /wbrace.0 .. /wbrace.7: a page
     holding 'x' first, then 10240 bytes of its pattern, all of which must
@@ -1600,6 +1626,7 @@ def cases(build):
                         [r"Read-error on swap-device \(\d+\)$",
                          r"swap: read of swap entry 0x[0-9a-f]+ failed: swap_ioerr \(pid \d+\) "
                          r"killed by SIGBUS$", r"^# child killed by SIGBUS$"]),
+        swap_error_orphan_case(build),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
         swap_case(build),
