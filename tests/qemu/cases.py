@@ -884,6 +884,38 @@ def swap_error_orphan_case(build):
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
 
 
+def swap_slow_disk_case(build):
+    """user/tests/swap_slow_disk.c at -m 64M on a 256 MiB swap disk whose
+    writes QEMU throttles to 2 MiB/s: with writes in flight for long,
+    reclaim must wait for them, not call the OOM killer."""
+    name = "swap_slow_disk_64m_bios"
+    image = swap_disk(os.path.join(build, "tests", name), 256)
+    return QemuCase(
+        name, SWAP_CHECK + " swap=/dev/vda init=/sbin/init -- /usr/tests/runner swap_slow_disk",
+        mem="64M", timeout=900,
+        qemu_args=["-drive", "if=none,id=vd0,format=raw,file=%s,bps_wr=2097152" % image,
+                   "-device", "virtio-blk-pci,drive=vd0"],
+        expect=[r"^# swap_slow_disk: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"] + SWAP_CHECKED,
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
+
+
+def swap_inflight_case(build):
+    """user/tests/swap_inflight.c at -m 64M on a 256 MiB swap disk whose
+    writes QEMU throttles to 1 MiB/s, so that they are in flight while the
+    test reads, writes, forks, drops, truncates and swaps off."""
+    name = "swap_inflight_64m_bios"
+    image = swap_disk(os.path.join(build, "tests", name), 256)
+    return QemuCase(
+        name, SWAP_CHECK + " swap=/dev/vda init=/sbin/init -- /usr/tests/runner swap_inflight",
+        mem="64M", timeout=600,
+        qemu_args=["-drive", "if=none,id=vd0,format=raw,file=%s,bps_wr=1048576" % image,
+                   "-device", "virtio-blk-pci,drive=vd0"],
+        expect=[r"^# swap_inflight: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"] + SWAP_CHECKED,
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
+
+
 def writeback_race_check(image):
     """user/tests/writeback_race.c leaves /wbrace.0 .. /wbrace.7: a page
     holding 'x' first, then 10240 bytes of its pattern, all of which must
@@ -1627,6 +1659,8 @@ def cases(build):
                          r"swap: read of swap entry 0x[0-9a-f]+ failed: swap_ioerr \(pid \d+\) "
                          r"killed by SIGBUS$", r"^# child killed by SIGBUS$"]),
         swap_error_orphan_case(build),
+        swap_slow_disk_case(build),
+        swap_inflight_case(build),
         blkdev_rw_case(build),
         blkdev_hostile_case(build),
         swap_case(build),
