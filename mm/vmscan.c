@@ -258,10 +258,19 @@ static unsigned long zone_lru_pages(struct zone *zone)
 	       zone_page_state(zone, NR_ACTIVE_FILE) + zone_page_state(zone, NR_INACTIVE_FILE);
 }
 
-/* Scanned six times its reclaimable pages since the last free: give up. */
+/*
+ * Scanned six times its reclaimable pages since the last free: give up.
+ * Not while writes are in flight in the zone, though: its pages under
+ * writeback (reclaim's own swap writes, which a slow disk keeps in flight
+ * by the thousand) are freeable once their writes end, and declaring the
+ * zone unreclaimable meanwhile would send the allocator to the OOM
+ * killer with swap nearly empty.  A write that never ends still cannot
+ * hang an allocation: the allocator bounds its rounds (mm/page_alloc.c).
+ */
 static bool zone_reclaimable(struct zone *zone)
 {
-	return zone->pages_scanned < zone_reclaimable_pages(zone) * 6;
+	return zone_page_state(zone, NR_WRITEBACK) ||
+	       zone->pages_scanned < zone_reclaimable_pages(zone) * 6;
 }
 
 /*
@@ -671,6 +680,20 @@ static unsigned long shrink_page_list(struct list_head *page_list, struct scan_c
 		 * someone's writepages): not ours to wait for. */
 		if (PageWriteback(page))
 			goto keep_locked;
+
+		/* Every PTE and tmpfs entry naming its slot let go while its
+		 * write was in flight (an exit, a munmap): nobody can reach
+		 * the data.  Let the slot go rather than write it again (or,
+		 * were that write the one that failed, keep the page for good),
+		 * and free the page unless someone still holds it. */
+		if (PageSwapCache(page) && !page_mapped(page) && try_to_free_swap(page)) {
+			unlock_page(page);
+			if (!free_orphan(page))
+				goto keep;
+			count_vm_event(PGSTEAL_ANON);
+			nr_reclaimed++;
+			continue;
+		}
 
 		referenced = page_referenced_all(page, 1);
 		/* In active use (and not lumpy reclaim's victim): activate it. */
