@@ -216,12 +216,16 @@ long hog_majflt(void);
 struct hog_progress {
 	const char *phase;
 	long total;		/* the phase's units (pages, operations) */
+	long checked;		/* units done when the clock was last read */
 	double start_ms, next_ms;
 };
 
 /* A phase of total units starts now. */
 void hog_progress_start(struct hog_progress *p, const char *phase, long total);
-/* done units of it are done: print a line if a second passed since the last. */
+/*
+ * done units of it are done: print a line if a second passed since the
+ * last one (the clock is read once per 256 units, and at the end).
+ */
 void hog_progress(struct hog_progress *p, long done);
 
 #endif

@@ -529,6 +529,7 @@ void hog_progress_start(struct hog_progress *p, const char *phase, long total)
 {
 	p->phase = phase;
 	p->total = total;
+	p->checked = 0;
 	p->start_ms = hog_now_ms();
 	p->next_ms = p->start_ms + 1000;
 }
@@ -537,8 +538,9 @@ void hog_progress(struct hog_progress *p, long done)
 {
 	double now;
 
-	if (hog.quiet || ((done & 255) && done != p->total))
+	if (hog.quiet || (done - p->checked < 256 && done != p->total))
 		return;
+	p->checked = done;
 	now = hog_now_ms();
 	if (now < p->next_ms)
 		return;

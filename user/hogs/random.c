@@ -4,11 +4,12 @@
  *
  * The hog writes --size of anonymous memory (--target anon) or makes (or
  * finds) --file of that size and maps it shared and read-only (--target
- * file), then makes --ops accesses, each to one whole page: a check, or
- * for anonymous memory with probability --write-percent a rewrite with
- * the page's next generation (a byte per page remembers which).  Last it
- * checks every page once, so a page the accesses never drew is checked
- * too.
+ * file), then makes --ops accesses, each to one whole page: a check,
+ * and for anonymous memory with probability --write-percent then a
+ * rewrite with the page's next generation (a byte per page remembers
+ * which; checking first means no change goes unseen under a rewrite).
+ * Last it checks every page once, so a page the accesses never drew is
+ * checked too.
  *
  * Which page: --dist uniform draws every page alike; --dist zipf draws
  * rank k with probability proportional to 1/k^s (--zipf-s), so a few
@@ -38,7 +39,7 @@ static const char usage[] =
 	"hog-random [options]\n"
 	"Random page accesses (--dist uniform or zipf) over --size of anonymous memory\n"
 	"(--target anon) or a mapped file (--target file --file PATH, made if missing);\n"
-	"every access checks a whole page (or rewrites it: --write-percent, anon only).";
+	"every access checks a whole page (and may rewrite it: --write-percent, anon only).";
 
 static long size, ops, write_percent;
 static double zipf_s;
@@ -51,7 +52,8 @@ static const struct hog_opt opts[] = {
 	{ "dist", OPT_STR, &dist, "zipf", "uniform or zipf" },
 	{ "zipf-s", OPT_DOUBLE, &zipf_s, "1.0", "the Zipf exponent s (> 0)" },
 	{ "ops", OPT_LONG, &ops, NULL, "page accesses (default: twice the pages)" },
-	{ "write-percent", OPT_LONG, &write_percent, "0", "accesses that rewrite (anon only)" },
+	{ "write-percent", OPT_LONG, &write_percent, "0",
+	  "accesses that rewrite the page after checking it (anon only)" },
 	HOG_FILE_SEED_OPT,
 	HOG_OPT_END
 };
@@ -198,12 +200,13 @@ int main(int argc, char **argv)
 
 		distinct += !seen[i];
 		seen[i] = 1;
-		if (!anon)
+		if (!anon) {
 			hog_check(page, hog_file_stream(), i, "file");
-		else if ((long)(hog_rand(&state) % 100) < write_percent)
-			hog_fill(page, hog_stream(TAG_ANON, ++gen[i]), i);
-		else
+		} else {
 			hog_check(page, hog_stream(TAG_ANON, gen[i]), i, "anon");
+			if ((long)(hog_rand(&state) % 100) < write_percent)
+				hog_fill(page, hog_stream(TAG_ANON, ++gen[i]), i);
+		}
 		hog_progress(&progress, op + 1);
 	}
 	t0 = hog_now_ms() - t0;
