@@ -7,9 +7,10 @@
  *
  * Options.  Each program describes its own in a table of struct hog_opt;
  * hog_parse() adds the common ones (--seed, --quiet, --corrupt-page,
- * --help; the hogs with files add HOG_FILE_SEED_OPT), prints --help from the tables, and turns sizes into pages: a
- * size is MiB ("300", "300M"), KiB or GiB with K or G, or a percentage
- * of RAM ("400%" of MemTotal in /proc/meminfo).
+ * --help; the hogs with files add HOG_FILE_SEED_OPT), prints --help from
+ * the tables, and turns sizes into pages: a size is MiB ("300", "300M"),
+ * KiB or GiB with K or G, or a percentage of RAM ("400%" of MemTotal in
+ * /proc/meminfo).
  *
  * Patterns.  Every page a hog writes carries a pattern derived from its
  * index and a stream: word j of page i is key + j * HOG_WORD_STEP, with
@@ -35,7 +36,8 @@
  * whose keys the program added with hog_report() in its order, each once;
  * result=FAIL and exit status 1 when any page mismatched, result=FAIL with
  * error=WHAT (and errno=N when one applies) and exit status 2 when the
- * run could not be made (an mmap or a file failed), usage errors exit status 2 with a message on stderr.
+ * run could not be made (an mmap or a file failed).  A usage error exits
+ * with status 2 and a message on stderr.
  *
  * Planted corruption.  --corrupt-page N flips one byte of page N after it
  * was written, through a path that bypasses the hog's own writes and

@@ -83,7 +83,8 @@ int main(int argc, char **argv)
 	if (mlock(locked, lock * PAGE_SIZE) < 0)
 		hog_fail("mlock");
 	hog_report("lock_ms", "%.0f", hog_now_ms() - t0);
-	hog_report("fill_ms", "%.0f", hog_fill_set(locked, lock, hog_stream(TAG_LOCKED, 0), "locked fill"));
+	hog_report("fill_ms", "%.0f",
+		   hog_fill_set(locked, lock, hog_stream(TAG_LOCKED, 0), "locked fill"));
 	hog_report("mlocked_kb", "%ld", hog_meminfo_kb("Mlocked") - mlocked0);
 	hog_report("unevictable_kb", "%ld", hog_meminfo_kb("Unevictable") - unevictable0);
 	hog_report("vmlck_kb", "%ld", vmlck_kb());
