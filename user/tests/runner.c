@@ -95,6 +95,7 @@ static const struct test tests[] = {
 	{ "swap_slow_disk", 0, 600 },
 	{ "swap_inflight", 0, 600 },
 	{ "shm_lock", 0, 0 },
+	{ "hogs", 0, 0 },
 	{ "ext2_race", 0, 0 },
 	{ "syscall_fuzz", 0, 0 },
 	{ "race_fuzz", 0, 0 },
