@@ -10,6 +10,8 @@
 #   $(B)/user/bench/microbench     `make bench`'s programs (user/bench/), staged as
 #   $(B)/user/bench/nop            /usr/bin/microbench and /usr/lib/bench/nop, and its
 #                                  reclaim suite's script, as /usr/lib/bench/reclaim.sh
+#   $(B)/user/hogs/hog-NAME        the memory hogs, one per user/hogs/NAME.c, each linked
+#                                  with user/hogs/hoglib.c, staged as /usr/bin/hog-NAME
 #   $(B)/user/root/                the staged tree tools/mkrootfs.py adds to the image
 #                                  (its --add option), remade whole by the stamp rule
 #
@@ -25,8 +27,11 @@ USER_TESTLIB := user/tests/testlib.c
 USER_TEST_SRCS := $(filter-out user/tests/runner.c $(USER_TESTLIB),$(wildcard user/tests/*.c))
 USER_TESTS   := $(USER_TEST_SRCS:user/tests/%.c=%)
 BENCH_PROGS  := $(B)/user/bench/microbench $(B)/user/bench/nop
+HOG_LIB      := user/hogs/hoglib.c
+HOG_SRCS     := $(filter-out $(HOG_LIB),$(wildcard user/hogs/*.c))
+HOG_PROGS    := $(HOG_SRCS:user/hogs/%.c=$(B)/user/hogs/hog-%)
 USER_PROGS   := $(B)/user/init $(B)/user/tests/runner $(USER_TESTS:%=$(B)/user/tests/%) \
-	$(BENCH_PROGS)
+	$(BENCH_PROGS) $(HOG_PROGS)
 USER_SCRIPTS := $(wildcard user/tests/*.sh)
 USER_ROOT    := $(B)/user/root
 
@@ -54,6 +59,10 @@ $(B)/user/bench/%: user/bench/%.c $(B)/user/uflags.txt
 	@mkdir -p $(dir $@)
 	$(USER_CC) $(USER_CFLAGS) -o $@ $<
 
+$(B)/user/hogs/hog-%: user/hogs/%.c $(HOG_LIB) user/hogs/hog.h $(B)/user/uflags.txt
+	@mkdir -p $(dir $@)
+	$(USER_CC) $(USER_CFLAGS) -o $@ $< $(HOG_LIB)
+
 # The staged tree, made afresh so that nothing removed from here lingers.
 $(B)/user/root.stamp: $(USER_PROGS) $(USER_SCRIPTS) user/bench/reclaim.sh
 	rm -rf $(USER_ROOT)
@@ -62,4 +71,5 @@ $(B)/user/root.stamp: $(USER_PROGS) $(USER_SCRIPTS) user/bench/reclaim.sh
 	install -D -m 755 $(B)/user/bench/microbench $(USER_ROOT)/usr/bin/microbench
 	install -D -m 755 $(B)/user/bench/nop $(USER_ROOT)/usr/lib/bench/nop
 	install -D -m 755 user/bench/reclaim.sh $(USER_ROOT)/usr/lib/bench/reclaim.sh
+	install -D -m 755 -t $(USER_ROOT)/usr/bin $(HOG_PROGS)
 	touch $@

@@ -780,6 +780,31 @@ def swap_verify_case(build, name, mem, swap_mib):
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
 
 
+def hogs_swap_case(build):
+    """user/tests/hogs_pressure.sh: memory hogs (user/hogs/) beyond the
+    RAM on -m 64M with a 256 MiB swap disk the host's mkswap made, on from
+    boot: a sequential hog of 150% rewritten once, a forking hog whose
+    three children copy on write, an mlock hog with 100% of pressure
+    beside its locked set, and the desktop mix of five at 120%.  Every
+    hog's result line must say result=ok (hog-mlock's also
+    locked_majflt=0: the locked set never left RAM), pages must have gone
+    to swap and come back (pswpout, pswpin), and at power-off the swap
+    map must match the PTEs and the LRU lists their counters."""
+    name = "hogs_swap_64m_bios"
+    swap_disk(os.path.join(build, "tests", name), 256)
+    ok = r" mismatches=0 result=ok$"
+    return QemuCase(
+        name, SWAP_CHECK + " swap=/dev/vda init=/sbin/init -- /bin/sh /usr/tests/hogs_pressure.sh",
+        mem="64M", timeout=300, qemu_args=VDA_ARGS,
+        expect=[r"^hog=seq .*" + ok, r"^hog=fork .* children_failed=0 .*" + ok,
+                r"^hog=mlock .* locked_majflt=0 .*" + ok, r"^hog=hotcold .*" + ok,
+                r"^hog=random .*" + ok, r"^hog=filecycle .*" + ok, r"^hog=tmpfs .*" + ok,
+                r"^hog=desktop .* workers_failed=0 .*" + ok, r"^pswpout [1-9]\d*$",
+                r"^pswpin [1-9]\d*$", r"^# hogs_pressure\.sh: exit status 0$",
+                r"^init: /bin/sh finished: exit status 0$"] + SWAP_CHECKED,
+        reject=USER_REJECT + (r"^mismatch ", r"result=FAIL"))
+
+
 def swap_made_inside_case(build, name, mem, qemu_args, script_args, cmdline_extra="",
                           image_mib=0, ext2=False, tests=("swap_verify",)):
     """user/tests/swapverify.sh TESTS SCRIPT_ARGS: busybox mkswap and
@@ -1592,6 +1617,7 @@ def cases(build):
         vmscan_virtio_case(build),
         mlock_case(build, "mlock_lru_64m_bios", "64M"),
         swap_verify_case(build, "swap_verify_64m_bios", "64M", 256),
+        hogs_swap_case(build),
         *swap_driver_cases(build),
         swap_ioerr_case(build, "swap_write_error_64m_bios", "write",
                         [r"Write-error on swap-device \(/dev/vda:\d+\)$", r"^# child exited 0$",

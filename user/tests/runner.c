@@ -92,6 +92,7 @@ static const struct test tests[] = {
 	{ "swap_two", 0, 600 },
 	{ "swap_ioerr", 0, 600 },
 	{ "shm_lock", 0, 0 },
+	{ "hogs", 0, 0 },
 	{ "ext2_race", 0, 0 },
 	{ "syscall_fuzz", 0, 0 },
 	{ "race_fuzz", 0, 0 },
