@@ -54,7 +54,7 @@ def ext2_image(path, files, size_mib, block_size=4096, fill=None, tag=""):
     if os.path.exists(path):
         os.unlink(path)
     subprocess.run([e2tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", str(block_size),
-                    "-d", stage, path, "%dM" % size_mib], check=True)
+                    "-d", stage, path, "%dM" % size_mib], check=True, stdout=subprocess.DEVNULL)
     shutil.rmtree(stage)
     with open(recipe_path, "w") as f:
         f.write(recipe)

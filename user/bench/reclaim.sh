@@ -1,5 +1,5 @@
 #!/bin/sh
-# reclaim.sh NAME -- COMMAND [ARGS...]: one boot of `make bench`'s reclaim
+# reclaim.sh NAME COMMAND [ARGS...]: one boot of `make bench`'s reclaim
 # suite (tools/bench/reclaim.py), the same script on Pageturn and on Linux.
 #
 # Switches swap on on /dev/vda, mounts the data disk /dev/vdb (ext2) on
@@ -14,7 +14,6 @@
 # mismatch lines go to the console as they come.
 name=$1
 shift
-[ "$1" = "--" ] && shift
 
 # Linux's virtio-blk probes asynchronously: give the disks 10 s to appear.
 i=0
