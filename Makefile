@@ -13,7 +13,8 @@
 #                   suite on Pageturn (lru=split, lru=single) and Debian's Linux
 #                   (docs/benchmarks.md; BENCH_N=3 boots per cell, BENCH_ONLY=REGEX micro
 #                   rows, BENCH_WORKLOADS=REGEX hog workloads, BENCH_MEM=256M and
-#                   BENCH_SWAP_MIB=1024 for the hogs, QUICK=1 a short run)
+#                   BENCH_SWAP_MIB=1024 for the hogs, QUICK=1 a short run; SWEEP=1: only
+#                   the reclaim scale sweep at -m 256M, 1G and 4G)
 #   make bench-reclaim  the hogs' reclaim suite alone
 #   make deps       install the Debian packages the project needs
 #   make help       this text
@@ -69,7 +70,7 @@ KOBJS   := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.asm=$(B)/%.o) $(B)/font.o
 all: $(B)/kernel.elf $(B)/root.img
 
 help:
-	@sed -n '2,23s/^# \{0,1\}//p' Makefile
+	@sed -n '2,24s/^# \{0,1\}//p' Makefile
 
 # --- generated headers: only rewritten when their content changes -----------
 $(B)/include/generated/version.h: FORCE
@@ -290,11 +291,17 @@ BENCH_BLOCK_SIZE ?= 1024
 BENCH_WORKLOADS ?=
 BENCH_MEM   ?=
 BENCH_SWAP_MIB ?=
+SWEEP       ?=
 bench: bench-packages
+ifneq ($(SWEEP),)
+	$(PYTHON) tools/bench/reclaim.py --sweep --build $(B) --n $(BENCH_N) --accel $(ACCEL) \
+		$(if $(BENCH_SWAP_MIB),--swap-mib $(BENCH_SWAP_MIB))
+else
 	$(PYTHON) tools/bench/micro.py --build $(B) --n $(BENCH_N) --mem $(MEM) --accel $(ACCEL) \
 		--block-size $(BENCH_BLOCK_SIZE) $(if $(BENCH_ONLY),--only '$(BENCH_ONLY)') $(if $(QUICK),--quick)
 	$(PYTHON) tools/bench/scale.py --build $(B) --n $(BENCH_N) --accel $(ACCEL) $(if $(QUICK),--quick)
 	$(MAKE) --no-print-directory bench-reclaim
+endif
 
 bench-reclaim: bench-packages
 	$(PYTHON) tools/bench/reclaim.py --build $(B) --n $(BENCH_N) --accel $(ACCEL) \

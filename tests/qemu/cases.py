@@ -627,8 +627,7 @@ def bench_reclaim_smoke_case(build):
     os.unlink(swap + ".recipe")
 
     def check(session):
-        values, problems = bench_reclaim.parse_boot(session.lines, workload.name,
-                                                    workload.phases)
+        values, problems = bench_reclaim.parse_boot(session.lines, workload)
         if problems:
             return problems
         if not values["pgscan_file"] > 0 or not values["pgsteal_file"] > 0:

@@ -35,7 +35,7 @@ class ParseBootTest(unittest.TestCase):
     def test_each_kernel_gives_every_metric(self):
         for kernel in ("linux", "split", "single"):
             lines = fixture(kernel)
-            values, problems = reclaim.parse_boot(lines, "stream", STREAM.phases)
+            values, problems = reclaim.parse_boot(lines, STREAM)
             self.assertEqual(problems, [], kernel)
             before, after = snapshot(lines, "stream.vm0"), snapshot(lines, "stream.vm1")
             for metric in ("pgscan_file", "pgsteal_file", "pswpout", "pgmajfault"):
@@ -46,21 +46,37 @@ class ParseBootTest(unittest.TestCase):
             self.assertGreater(values["pgscan_file"], 0, kernel)
 
     def test_split_values(self):
-        values, _ = reclaim.parse_boot(fixture("split"), "stream", STREAM.phases)
-        self.assertEqual(values["wall"], 1.413)
-        self.assertEqual(values["hot_after_ms"], 15.0)
-        self.assertEqual(values["stream_ms"], 1114.0)
+        lines = fixture("split")
+        values, _ = reclaim.parse_boot(lines, STREAM)
+        self.assertEqual(values["wall"], 0.886)
+        self.assertEqual(values["hot_after_ms"], 12.0)
+        self.assertEqual(values["stream_ms"], 666.0)
+        before, after = snapshot(lines, "stream.vm0"), snapshot(lines, "stream.vm1")
+        ticks = after["kswapd_ticks"] - before["kswapd_ticks"]
+        steal = after["kswapd_steal"] - before["kswapd_steal"]
+        self.assertEqual(values["kswapd_cpu_ms"], ticks * 10)
+        self.assertEqual(values["kswapd_steal"], steal)
+        self.assertAlmostEqual(values["kswapd_us/page"], ticks * 10000 / steal)
+
+    def test_desktop_takes_its_own_line_not_its_workers(self):
+        desktop = [w for w in reclaim.WORKLOADS if w.name == "desktop"][0]
+        with open(os.path.join(HERE, "fixtures", "reclaim-split-desktop.log"), "rb") as f:
+            lines = console.lines(f.read())
+        self.assertEqual(sum(1 for l in lines if l.startswith("bench=desktop exit=0 hog=")), 6)
+        values, problems = reclaim.parse_boot(lines, desktop)
+        self.assertEqual(problems, [])
+        self.assertEqual(values["wall"], 2.482)
 
     def test_per_zone_counters_are_summed(self):
         lines = fixture("linux")
         before, after = snapshot(lines, "stream.vm0"), snapshot(lines, "stream.vm1")
         want = sum(after[k] - before[k] for k in after if k.startswith("allocstall_"))
-        values, _ = reclaim.parse_boot(lines, "stream", STREAM.phases)
+        values, _ = reclaim.parse_boot(lines, STREAM)
         self.assertEqual(values["allocstall"], want)
         lines = fixture("split")
         before, after = snapshot(lines, "stream.vm0"), snapshot(lines, "stream.vm1")
         want = sum(after[k] - before[k] for k in after if k.startswith("pgrefill_"))
-        values, _ = reclaim.parse_boot(lines, "stream", STREAM.phases)
+        values, _ = reclaim.parse_boot(lines, STREAM)
         self.assertEqual(values["pgrefill"], want)
         self.assertGreater(want, 0)
 
@@ -74,19 +90,18 @@ class ParseBootTest(unittest.TestCase):
         lines = fixture("split")
         mismatch = [l.replace("mismatches=0 result=ok", "mismatches=3 result=FAIL")
                     .replace("bench=stream exit=0", "bench=stream exit=1") for l in lines]
-        values, problems = reclaim.parse_boot(mismatch, "stream", STREAM.phases)
+        values, problems = reclaim.parse_boot(mismatch, STREAM)
         self.assertEqual(values, {})
         self.assertIn("the hog ended with exit=1.0 result=FAIL", problems)
         values, problems = reclaim.parse_boot([l for l in lines if "stream.vm1" not in l],
-                                              "stream", STREAM.phases)
+                                              STREAM)
         self.assertEqual(values, {})
         self.assertIn("1 and 0 vmstat snapshots, not one each", problems)
-        values, problems = reclaim.parse_boot(["bench=stream error=swapon"], "stream",
-                                              STREAM.phases)
+        values, problems = reclaim.parse_boot(["bench=stream error=swapon"], STREAM)
         self.assertEqual((values, problems), ({}, ["error=swapon"]))
         values, problems = reclaim.parse_boot([l for l in lines if not l.startswith(
-            "bench=stream ")], "stream", STREAM.phases)
-        self.assertEqual(problems, ["0 result lines for stream, not one"])
+            "bench=stream ")], STREAM)
+        self.assertEqual(problems, ["0 result lines of hog=stream for stream, not one"])
 
 
 def cells_of(table):

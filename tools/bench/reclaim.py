@@ -3,6 +3,7 @@
 
     reclaim.py [--n N] [--only REGEX] [--quick] [--mem 256M] [--swap-mib 1024]
                [--build build] [--no-linux] [--accel tcg]
+               [--sweep [--sweep-mems 256M,1G,4G]]
 
 Boots Pageturn with lru=split (the seeds' split LRU), Pageturn with
 lru=single (Linux 2.6.27's one list per kind of use) and Debian's Linux,
@@ -22,6 +23,11 @@ docs/benchmarks.md, met or missed.  Results go to
 build/bench/reclaim.{csv,json,md}, each boot's console to
 build/bench/boots/.  --quick: one small workload (stream) per kernel,
 -m 128M, one boot each.
+
+--sweep: the scale sweep instead, the stream workload at -m 256M, 1G and
+4G (--sweep-mems) on split and Linux, and kswapd's CPU time per page it
+freed at each (goal: at the largest within 1.5x of the smallest), into
+build/bench/reclaim-sweep.{json,md}.
 """
 import argparse
 import csv
@@ -58,6 +64,8 @@ class Workload:
         self.argv = argv
         self.phases = phases
         self.files = files or {}
+        # The hog= of its result line (hog-desktop also prints its workers').
+        self.hog = argv(lambda pct: "1M")[0][len("hog-"):]
 
 
 WORKLOADS = [
@@ -111,8 +119,13 @@ VM_METRICS = [
     ("pswpout", ["pswpout"]),
     ("pgmajfault", ["pgmajfault"]),
     ("allocstall", ["allocstall", "allocstall_*"]),
+    ("kswapd_steal", ["pgsteal_kswapd", "kswapd_steal"]),
 ]
 EFFICIENCY = "steal/scan"
+# kswapd0's CPU time over the run (reclaim.sh's kswapd_ticks: clock ticks
+# of 10 ms on both kernels) and per page it freed.
+KSWAPD_MS = "kswapd_cpu_ms"
+KSWAPD_COST = "kswapd_us/page"
 
 
 def vm_sum(record, keys):
@@ -127,29 +140,32 @@ def vm_sum(record, keys):
     return total
 
 
-def parse_boot(lines, name, phases):
-    """One boot's values for workload name: ({metric: value}, problems).
-    The metrics: "wall" (s), each phase (ms), each VM metric and
-    steal/scan; a boot whose hog did not end with result=ok and exit=0
-    gives problems and no values."""
+def parse_boot(lines, workload):
+    """One boot's values for workload: ({metric: value}, problems).
+    The metrics: "wall" (s: the hog's total_ms, or hog-desktop's
+    wall_ms), each phase (ms), each VM metric, steal/scan and kswapd's
+    CPU; a boot whose hog did not end with result=ok and exit=0 gives
+    problems and no values."""
+    name, phases = workload.name, workload.phases
     records = console.parse(lines)
     by_name = {}
     for r in records:
         by_name.setdefault(r["bench"], []).append(r)
-    result = by_name.get(name, [])
+    result = [r for r in by_name.get(name, []) if "error" in r or r.get("hog") == workload.hog]
     before, after = by_name.get(name + ".vm0", []), by_name.get(name + ".vm1", [])
     errors = ["error=%s" % r["error"] for r in result if "error" in r]
     if errors:
         return {}, errors
     if len(result) != 1:
-        return {}, ["%d result lines for %s, not one" % (len(result), name)]
+        return {}, ["%d result lines of hog=%s for %s, not one" % (len(result), workload.hog,
+                                                                  name)]
     r = result[0]
     problems = []
     if r.get("exit") != 0.0 or r.get("result") != "ok":
         problems.append("the hog ended with exit=%s result=%s" % (r.get("exit"), r.get("result")))
     if len(before) != 1 or len(after) != 1:
         problems.append("%d and %d vmstat snapshots, not one each" % (len(before), len(after)))
-    total = r.get("total_ms")
+    total = r.get("total_ms", r.get("wall_ms"))
     if not isinstance(total, float) or total <= 0:
         problems.append("total_ms=%r is not a positive number" % total)
     if problems:
@@ -169,6 +185,10 @@ def parse_boot(lines, name, phases):
     scanned = values["pgscan_anon"] + values["pgscan_file"]
     if scanned:
         values[EFFICIENCY] = (values["pgsteal_anon"] + values["pgsteal_file"]) / scanned
+    if "kswapd_ticks" in before[0] and "kswapd_ticks" in after[0]:
+        values[KSWAPD_MS] = (after[0]["kswapd_ticks"] - before[0]["kswapd_ticks"]) * 10.0
+        if values["kswapd_steal"]:
+            values[KSWAPD_COST] = values[KSWAPD_MS] * 1000.0 / values["kswapd_steal"]
     return values, problems
 
 
@@ -218,7 +238,7 @@ def linux_kernel(build, outdir):
 
 
 def run(kernels, workloads, rounds, outdir, mem, ram_mib, disk_images, accel, timeout,
-        out=sys.stdout):
+        out=sys.stdout, tag=""):
     """Boot every workload on every kernel, round after round.  Returns
     (cells, samples): cells maps (workload, metric, kernel) to a
     stats.Cell, samples lists every boot."""
@@ -229,10 +249,11 @@ def run(kernels, workloads, rounds, outdir, mem, ram_mib, disk_images, accel, ti
         for w in workloads:
             for k in kernels:
                 done += 1
-                workdir = os.path.join(outdir, "boots", "reclaim-%s-%s-%d" % (k.name, w.name, rnd))
+                workdir = os.path.join(outdir, "boots", "reclaim%s-%s-%s-%d"
+                                       % (tag, k.name, w.name, rnd))
                 b = machine.boot(k, command(w, ram_mib, 1000 + rnd), workdir, mem, disk_images,
                                  timeout, accel)
-                values, problems = parse_boot(b.lines, w.name, w.phases)
+                values, problems = parse_boot(b.lines, w)
                 if b.timed_out:
                     problems.insert(0, "the boot timed out after %d s" % timeout)
                 for metric, v in values.items():
@@ -242,8 +263,9 @@ def run(kernels, workloads, rounds, outdir, mem, ram_mib, disk_images, accel, ti
                 samples.append({"kernel": k.name, "workload": w.name, "round": rnd,
                                 "seconds": round(b.seconds, 1), "status": b.status,
                                 "values": values, "problems": problems})
-                print("bench: [%2d/%d] %-6s %-12s round %d/%d: %6.1f s, %s"
-                      % (done, total, k.name, w.name, rnd, rounds, b.seconds,
+                print("bench: [%2d/%d] %-6s %-12s%s round %d/%d: %6.1f s, %s"
+                      % (done, total, k.name, w.name, " -m " + mem if tag else "", rnd, rounds,
+                         b.seconds,
                          "verified" if not problems else "FAILED (see %s)" % b.log_path),
                       file=out, flush=True)
                 for p in problems:
@@ -266,9 +288,10 @@ def tables(cells, workloads, kernels):
     out = {}
     for w in workloads:
         rows = []
-        for metric in ["wall"] + w.phases + [m for m, _ in VM_METRICS] + [EFFICIENCY]:
+        for metric in ["wall"] + w.phases + [m for m, _ in VM_METRICS] + [EFFICIENCY, KSWAPD_MS,
+                                                                            KSWAPD_COST]:
             unit = "s" if metric == "wall" else "ms" if metric.endswith("_ms") else \
-                "ratio" if metric == EFFICIENCY else "pages"
+                "ratio" if metric == EFFICIENCY else "us" if metric == KSWAPD_COST else "pages"
             rows.append({"metric": metric, "unit": unit,
                          "cells": {k: summary(cells, w.name, metric, k) for k in kernels},
                          "split/linux": ratio(cells, w.name, metric, "split", "linux"),
@@ -361,6 +384,67 @@ def write_csv(path, tabs, kernels):
                 w.writerow(line + [row["split/linux"], row["split/single"]])
 
 
+def ram_of(mem):
+    """MiB of a -m size ("256M", "4G"), or None."""
+    m = re.fullmatch(r"(\d+)([MG])", mem)
+    return int(m.group(1)) * (1024 if m.group(2) == "G" else 1) if m else None
+
+
+SWEEP_GOAL = 1.5
+
+
+def sweep(args, outdir, kernels, swap_mib, rounds):
+    """The scale sweep: the stream workload at each of args.sweep_mems,
+    kswapd's CPU time per page it freed.  Returns (Markdown, failed boots)."""
+    workload = [w for w in WORKLOADS if w.name == "stream"][0]
+    mems = args.sweep_mems.split(",")
+    if any(ram_of(m) is None for m in mems):
+        sys.exit("bench: --sweep-mems %s: give sizes as 256M or 4G" % args.sweep_mems)
+    swap = disks.swap_image(os.path.join(outdir, "reclaim-swap-%dm.img" % swap_mib), swap_mib)
+    names = [k.name for k in kernels]
+    rows, samples = [], []
+    for mem in mems:
+        ram = ram_of(mem)
+        images = [swap, data_disk(args.build, outdir, [workload], ram)]
+        cells, got = run(kernels, [workload], rounds, outdir, mem, ram, images, args.accel,
+                         3600, tag="-" + mem.lower())
+        samples += [dict(s, mem=mem) for s in got]
+        for metric in ("wall", "kswapd_steal", KSWAPD_MS, KSWAPD_COST):
+            rows.append({"mem": mem, "metric": metric,
+                         "cells": {k: summary(cells, "stream", metric, k) for k in names}})
+    goal_list = []
+    cost = {(r["mem"], k): r["cells"][k]["median"] for r in rows if r["metric"] == KSWAPD_COST
+            for k in names}
+    for k in names:
+        small, big = cost[(mems[0], k)], cost[(mems[-1], k)]
+        r = big / small if small and big is not None else None
+        goal_list.append({"goal": "%s: kswapd's CPU per freed page at -m %s within %.1fx of -m %s"
+                          % (k, mems[-1], SWEEP_GOAL, mems[0]),
+                          "value": None if r is None else "%.2fx" % r,
+                          "met": None if r is None else r <= SWEEP_GOAL})
+    out = ["stream (hot set 25%% of RAM, a file of 2x RAM read once), swap %d MiB, "
+           "%d boot%s per cell  " % (swap_mib, rounds, "s" if rounds > 1 else ""), "",
+           "| -m | metric | " + " | ".join("%s median (min-max)" % k for k in names) + " |",
+           "|---|---|" + "---|" * len(names)]
+    for r in rows:
+        cells = ["-" if r["cells"][k]["median"] is None else "%s (%s-%s)" % (
+            report.fmt(r["cells"][k]["median"]), report.fmt(r["cells"][k]["min"]),
+            report.fmt(r["cells"][k]["max"])) for k in names]
+        out.append("| %s | %s | %s |" % (r["mem"], r["metric"], " | ".join(cells)))
+    out += ["", "| goal | value | met |", "|---|---|---|"]
+    for g in goal_list:
+        out.append("| %s | %s | %s |" % (g["goal"], g["value"] or "-",
+                                         {True: "yes", False: "**no**", None: "-"}[g["met"]]))
+    md = "\n".join(out) + "\n"
+    with open(os.path.join(outdir, "reclaim-sweep.md"), "w") as f:
+        f.write(md)
+    with open(os.path.join(outdir, "reclaim-sweep.json"), "w") as f:
+        json.dump({"mems": mems, "kernels": names, "rows": rows, "goals": goal_list,
+                   "samples": samples}, f, indent=2)
+        f.write("\n")
+    return md, [s for s in samples if s["problems"]]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build")
@@ -372,16 +456,18 @@ def main():
     ap.add_argument("--swap-mib", type=int, help="the swap disk (default 1024; --quick 512)")
     ap.add_argument("--accel", default="tcg", choices=("tcg", "kvm"))
     ap.add_argument("--no-linux", action="store_true", help="boot Pageturn only")
+    ap.add_argument("--sweep", action="store_true",
+                    help="the scale sweep instead: stream at each --sweep-mems, split and Linux")
+    ap.add_argument("--sweep-mems", default="256M,1G,4G")
     args = ap.parse_args()
 
     started = datetime.datetime.now(datetime.timezone.utc)
     outdir = os.path.join(args.build, "bench")
     os.makedirs(outdir, exist_ok=True)
     mem = args.mem or ("128M" if args.quick else "256M")
-    m = re.fullmatch(r"(\d+)([MG])", mem)
-    if not m:
+    ram_mib = ram_of(mem)
+    if ram_mib is None:
         sys.exit("bench: --mem %s: give MiB or GiB, as 256M or 1G" % mem)
-    ram_mib = int(m.group(1)) * (1024 if m.group(2) == "G" else 1)
     swap_mib = args.swap_mib or (512 if args.quick else 1024)
     rounds = 1 if args.quick else args.n
     workloads = [w for w in WORKLOADS if (not args.quick or w.name in QUICK_WORKLOADS) and
@@ -395,6 +481,14 @@ def main():
     if linux:
         kernels.append(linux)
     kernels.append(machine.PageturnKernel(args.build, "split", "lru=split"))
+    if args.sweep:
+        print("bench: reclaim scale sweep, stream at -m %s, %d round%s"
+              % (args.sweep_mems, rounds, "s" if rounds > 1 else ""), flush=True)
+        md, failed = sweep(args, outdir, kernels, swap_mib, rounds)
+        print()
+        print(md)
+        print("bench: results in %s/reclaim-sweep.{json,md}" % outdir)
+        return 1 if failed else 0
     kernels.append(machine.PageturnKernel(args.build, "single", "lru=single"))
     names = [k.name for k in kernels]
     images = [disks.swap_image(os.path.join(outdir, "reclaim-swap-%dm.img" % swap_mib),

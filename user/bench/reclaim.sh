@@ -6,8 +6,8 @@
 # /mnt, then runs COMMAND (a hog, user/hogs/) between two snapshots of
 # /proc/vmstat.  Prints, each as one line for tools/bench/console.py:
 #
-#   bench=NAME.vm0 KEY=VALUE ...       /proc/vmstat before
-#   bench=NAME.vm1 KEY=VALUE ...       /proc/vmstat after
+#   bench=NAME.vm0 KEY=VALUE ...       /proc/vmstat before, and kswapd_ticks,
+#   bench=NAME.vm1 KEY=VALUE ...       kswapd0's CPU time (ticks); after
 #   bench=NAME exit=STATUS hog=... result=ok ...   the hog's result line
 #
 # or bench=NAME error=WHAT when the set-up fails.  The hog's progress and
@@ -24,9 +24,20 @@ done
 swapon /dev/vda || { echo "bench=$name error=swapon"; exit 1; }
 mount -t ext2 /dev/vdb /mnt || { echo "bench=$name error=mount"; exit 1; }
 
+# kswapd0's CPU time so far, in clock ticks (utime + stime of its stat).
+kswapd_ticks() {
+	for d in /proc/[0-9]*; do
+		if [ "$(cat "$d/comm" 2>/dev/null)" = kswapd0 ]; then
+			awk '{ print $14 + $15 }' "$d/stat"
+			return
+		fi
+	done
+	echo 0
+}
+
 snapshot() {
-	awk -v tag="$1" 'BEGIN { printf "bench=%s", tag } { printf " %s=%s", $1, $2 }
-		END { print "" }' /proc/vmstat
+	awk -v tag="$1" -v ks="$(kswapd_ticks)" 'BEGIN { printf "bench=%s", tag }
+		{ printf " %s=%s", $1, $2 } END { print " kswapd_ticks=" ks }' /proc/vmstat
 }
 
 snapshot "$name.vm0"
