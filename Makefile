@@ -9,8 +9,13 @@
 #   make run-gui    the same in a QEMU window
 #   make debug      boot halted with a gdb stub; `gdb -x build/gdbinit` attaches
 #   make test       host unit tests + QEMU integration tests
-#   make bench      micro-benchmarks on Pageturn and Debian's Linux (docs/benchmarks.md;
-#                   BENCH_N=3 boots per cell, BENCH_ONLY=REGEX rows, QUICK=1 a short run)
+#   make bench      micro-benchmarks, the reclaim scale row and the memory hogs' reclaim
+#                   suite on Pageturn (lru=split, lru=single) and Debian's Linux
+#                   (docs/benchmarks.md; BENCH_N=3 boots per cell, BENCH_ONLY=REGEX micro
+#                   rows, BENCH_WORKLOADS=REGEX hog workloads, BENCH_MEM=256M and
+#                   BENCH_SWAP_MIB=1024 for the hogs, QUICK=1 a short run; SWEEP=1: only
+#                   the reclaim scale sweep at -m 256M, 1G and 4G)
+#   make bench-reclaim  the hogs' reclaim suite alone
 #   make deps       install the Debian packages the project needs
 #   make help       this text
 #
@@ -59,13 +64,13 @@ KSRC_C  := $(shell find $(KDIRS) -name '*.c' | sort)
 KSRC_S  := $(shell find $(KDIRS) -name '*.asm' | sort)
 KOBJS   := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.asm=$(B)/%.o) $(B)/font.o
 
-.PHONY: all iso run run-gui debug test unit qemu-test bench deps help clean FORCE
+.PHONY: all iso run run-gui debug test unit qemu-test bench bench-reclaim bench-packages deps help clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(B)/kernel.elf $(B)/root.img
 
 help:
-	@sed -n '2,17s/^# \{0,1\}//p' Makefile
+	@sed -n '2,24s/^# \{0,1\}//p' Makefile
 
 # --- generated headers: only rewritten when their content changes -----------
 $(B)/include/generated/version.h: FORCE
@@ -283,12 +288,29 @@ BENCH_N     ?= 3
 BENCH_ONLY  ?=
 QUICK       ?=
 BENCH_BLOCK_SIZE ?= 1024
-bench: deps-check all
-	@sh tools/deps.sh check tools/bench-packages.txt || \
-		echo "bench: the packages above are missing; the Linux column may be skipped"
+BENCH_WORKLOADS ?=
+BENCH_MEM   ?=
+BENCH_SWAP_MIB ?=
+SWEEP       ?=
+bench: bench-packages
+ifneq ($(SWEEP),)
+	$(PYTHON) tools/bench/reclaim.py --sweep --build $(B) --n $(BENCH_N) --accel $(ACCEL) \
+		$(if $(BENCH_SWAP_MIB),--swap-mib $(BENCH_SWAP_MIB))
+else
 	$(PYTHON) tools/bench/micro.py --build $(B) --n $(BENCH_N) --mem $(MEM) --accel $(ACCEL) \
 		--block-size $(BENCH_BLOCK_SIZE) $(if $(BENCH_ONLY),--only '$(BENCH_ONLY)') $(if $(QUICK),--quick)
 	$(PYTHON) tools/bench/scale.py --build $(B) --n $(BENCH_N) --accel $(ACCEL) $(if $(QUICK),--quick)
+	$(MAKE) --no-print-directory bench-reclaim
+endif
+
+bench-reclaim: bench-packages
+	$(PYTHON) tools/bench/reclaim.py --build $(B) --n $(BENCH_N) --accel $(ACCEL) \
+		$(if $(BENCH_WORKLOADS),--only '$(BENCH_WORKLOADS)') $(if $(BENCH_MEM),--mem $(BENCH_MEM)) \
+		$(if $(BENCH_SWAP_MIB),--swap-mib $(BENCH_SWAP_MIB)) $(if $(QUICK),--quick)
+
+bench-packages: deps-check all
+	@sh tools/deps.sh check tools/bench-packages.txt || \
+		echo "bench: the packages above are missing; the Linux column may be skipped"
 
 # --- packages ---------------------------------------------------------------
 deps:

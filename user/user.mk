@@ -8,7 +8,8 @@
 #   $(B)/user/tests/runner         the test runner, staged as /usr/tests/runner
 #   $(B)/user/tests/NAME           one per user/tests/NAME.c, staged as /usr/tests/NAME
 #   $(B)/user/bench/microbench     `make bench`'s programs (user/bench/), staged as
-#   $(B)/user/bench/nop            /usr/bin/microbench and /usr/lib/bench/nop
+#   $(B)/user/bench/nop            /usr/bin/microbench and /usr/lib/bench/nop, and its
+#                                  reclaim suite's script, as /usr/lib/bench/reclaim.sh
 #   $(B)/user/hogs/hog-NAME        the memory hogs, one per user/hogs/NAME.c, each linked
 #                                  with user/hogs/hoglib.c, staged as /usr/bin/hog-NAME
 #   $(B)/user/root/                the staged tree tools/mkrootfs.py adds to the image
@@ -63,11 +64,12 @@ $(B)/user/hogs/hog-%: user/hogs/%.c $(HOG_LIB) user/hogs/hog.h $(B)/user/uflags.
 	$(USER_CC) $(USER_CFLAGS) -o $@ $< $(HOG_LIB)
 
 # The staged tree, made afresh so that nothing removed from here lingers.
-$(B)/user/root.stamp: $(USER_PROGS) $(USER_SCRIPTS)
+$(B)/user/root.stamp: $(USER_PROGS) $(USER_SCRIPTS) user/bench/reclaim.sh
 	rm -rf $(USER_ROOT)
 	install -D -m 755 $(B)/user/init $(USER_ROOT)/sbin/init
 	install -D -m 755 -t $(USER_ROOT)/usr/tests $(filter $(B)/user/tests/%,$(USER_PROGS)) $(USER_SCRIPTS)
 	install -D -m 755 $(B)/user/bench/microbench $(USER_ROOT)/usr/bin/microbench
 	install -D -m 755 $(B)/user/bench/nop $(USER_ROOT)/usr/lib/bench/nop
+	install -D -m 755 user/bench/reclaim.sh $(USER_ROOT)/usr/lib/bench/reclaim.sh
 	install -D -m 755 -t $(USER_ROOT)/usr/bin $(HOG_PROGS)
 	touch $@

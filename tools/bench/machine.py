@@ -3,8 +3,9 @@
 A Kernel knows how to make the QEMU command that boots it with a given
 -m, disks and command (the program init runs, then powers off):
 
-    PageturnKernel(build)   the ISO tools/mkiso.sh makes from build/kernel.elf
-                            and build/root.img, with "init=/sbin/init -- COMMAND"
+    PageturnKernel(build, name, options)
+                            the ISO tools/mkiso.sh makes from build/kernel.elf
+                            and build/root.img, with "OPTIONS init=/sbin/init -- COMMAND"
     LinuxKernel(linux, initrd)
                             Debian's vmlinuz with the bench initramfs
                             (initramfs.py), "-append console=ttyS0 ... -- COMMAND"
@@ -42,22 +43,23 @@ class Boot:
 
 
 class PageturnKernel:
-    name = "pageturn"
-
-    def __init__(self, build):
+    def __init__(self, build, name="pageturn", options=""):
         self.build = build
+        self.name = name
+        self.options = options  # boot options before init=, e.g. "lru=single"
         self.elf = os.path.join(build, "kernel.elf")
         self.root = os.path.join(build, "root.img")
 
     def describe(self):
         rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                              capture_output=True, text=True).stdout.strip()
-        return "Pageturn (git %s)" % (rev or "unknown")
+        return "Pageturn (git %s)%s" % (rev or "unknown",
+                                        ", " + self.options if self.options else "")
 
     def _iso(self, command, workdir):
         """The ISO whose command line runs command; one per command line,
         remade when the kernel or the root image is newer."""
-        cmdline = "init=/sbin/init -- " + command
+        cmdline = (self.options + " init=/sbin/init -- " + command).lstrip()
         tag = hashlib.sha1(cmdline.encode()).hexdigest()[:12]
         iso = os.path.join(self.build, "bench", "iso", "pageturn-%s.iso" % tag)
         newest = max(os.path.getmtime(self.elf), os.path.getmtime(self.root))
