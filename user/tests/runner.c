@@ -91,6 +91,7 @@ static const struct test tests[] = {
 	{ "futex_swap", 0, 300 },
 	{ "swap_two", 0, 600 },
 	{ "swap_ioerr", 0, 600 },
+	{ "tracing", 0, 300 },
 	{ "shm_lock", 0, 0 },
 	{ "ext2_race", 0, 0 },
 	{ "syscall_fuzz", 0, 0 },
