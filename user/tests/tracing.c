@@ -1,7 +1,8 @@
 /*
  * tracing: tracefs on /sys/kernel/tracing as a program sees it.
  *
- *   1. available_events lists every event; bad writes to the control
+ *   1. readdir and stat see the tree with Linux's modes;
+ *      available_events lists every event; bad writes to the control
  *      files (an enable of 2 or "abc", a tracing_on that is no number, a
  *      buffer_size_kb of 0, an unknown event in set_event) are EINVAL and
  *      change nothing; a system's enable reads X when its events differ;
@@ -26,12 +27,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -214,6 +217,40 @@ static int format_index(const char *name)
 		if (strcmp(formats[i].name, name) == 0)
 			return i;
 	tap_bail("no format for %s", name);
+}
+
+/* The tree: readdir lists the event directories, stat gives the modes. */
+static void check_tree(void)
+{
+	static const char *const vmscan[] = {
+		"enable", "mm_vmscan_kswapd_sleep", "mm_vmscan_kswapd_wake",
+		"mm_vmscan_wakeup_kswapd", "mm_vmscan_direct_reclaim_begin",
+		"mm_vmscan_direct_reclaim_end", "mm_vmscan_lru_isolate", "mm_vmscan_writepage",
+		"mm_vmscan_lru_shrink_inactive", "mm_vmscan_lru_shrink_active",
+	};
+	struct stat pipe_st, trace_st, dir_st;
+	size_t i, found = 0, entries = 0;
+	struct dirent *d;
+	DIR *dir;
+
+	dir = opendir(T "events/vmscan");
+	if (!dir)
+		tap_bail("opendir events/vmscan: %s", strerror(errno));
+	while ((d = readdir(dir))) {
+		entries++;
+		for (i = 0; i < sizeof(vmscan) / sizeof(vmscan[0]); i++)
+			if (strcmp(d->d_name, vmscan[i]) == 0)
+				found++;
+	}
+	closedir(dir);
+	tap_check(found == sizeof(vmscan) / sizeof(vmscan[0]) && entries == found + 2,
+		  "events/vmscan lists enable and a directory per event", "%zu of %zu found, %zu entries",
+		  found, sizeof(vmscan) / sizeof(vmscan[0]), entries);
+	tap_check(stat(T "trace_pipe", &pipe_st) == 0 && stat(T "trace", &trace_st) == 0 &&
+		  stat(T "events/vmscan/mm_vmscan_kswapd_wake", &dir_st) == 0 &&
+		  pipe_st.st_mode == (S_IFREG | 0444) && trace_st.st_mode == (S_IFREG | 0644) &&
+		  S_ISDIR(dir_st.st_mode), "the files have Linux's modes",
+		  "trace_pipe %o, trace %o", pipe_st.st_mode, trace_st.st_mode);
 }
 
 static void check_controls(void)
@@ -467,6 +504,7 @@ int main(void)
 	must_put("events/enable", "0");
 	must_put("tracing_on", "1");
 
+	check_tree();
 	check_controls();
 	check_overrun();
 	check_trace_pipe();
