@@ -22,7 +22,8 @@
  *                                   consumed; a write or O_TRUNC empties it
  *   trace_pipe                0444  consuming read: blocks while the buffer
  *                                   is empty (O_NONBLOCK: -EAGAIN), until a
- *                                   signal (-EINTR)
+ *                                   signal (-EINTR); poll says POLLIN when
+ *                                   it has entries
  *   tracing_on                0644  0 stops recording, any other number
  *                                   starts it
  *
@@ -38,6 +39,7 @@
  * an offset other than where the last one ended starts again and skips
  * to it.
  */
+#include <fs/poll.h>
 #include <fs/uio.h>
 #include <fs/vfs.h>
 #include <mm/slab.h>
@@ -46,6 +48,7 @@
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/magic.h>
+#include <uapi/poll.h>
 #include <uapi/stat.h>
 
 #include "../trace/trace.h"
@@ -506,10 +509,24 @@ static long tracefs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	return err ? err : (long)count;
 }
 
+/* trace_pipe is readable while the buffer has entries (or a line is
+ * left from the last read), waking with trace_pipe's readers; the other
+ * files always are, as Linux's files without a poll. */
+static unsigned int tracefs_poll(struct file *file, struct poll_table_struct *wait)
+{
+	struct tracefs_file *tf = file->private_data;
+
+	if (inode_node(file->f_inode)->kind != TF_TRACE_PIPE)
+		return POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
+	poll_wait(file, &trace_wait, wait);
+	return tf->line_off < tf->line_len || trace_pipe_has_data() ? POLLIN | POLLRDNORM : 0;
+}
+
 static const struct file_operations tracefs_file_operations = {
 	.open = tracefs_open,
 	.read_iter = tracefs_read_iter,
 	.write_iter = tracefs_write_iter,
+	.poll = tracefs_poll,
 	.release = tracefs_release,
 };
 

@@ -13,7 +13,7 @@
  *   4. trace_pipe consumes what it returns (trace is empty after), in
  *      Linux's line format; an O_NONBLOCK read of an empty pipe is
  *      EAGAIN, a blocking one waits for data and ends with EINTR when a
- *      signal comes first;
+ *      signal comes first, and poll waits for an event;
  *   5. writing oom_score_adj records oom:oom_score_adj_update;
  *   6. with swap on, anonymous memory a quarter larger than RAM written
  *      and read back makes kswapd, the shrink events, writepage and swap
@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <poll.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -402,6 +403,20 @@ static void check_trace_pipe(void)
 	tap_check(n > 0 && strstr(buf, ": mm_vmstat_sample: pswpin="),
 		  "a blocking trace_pipe read returns once an event comes", "read %zd", n);
 	while (read_trace(&entries, &written), entries > 0)	/* drain */
+		if (read(fd, buf, sizeof(buf)) <= 0)
+			break;
+
+	/* poll: nothing to read, then an event. */
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int empty = poll(&pfd, 1, 0), empty_revents = pfd.revents;
+
+	must_put("events/pageturn/mm_vmstat_sample/enable", "1");
+	int ready = poll(&pfd, 1, 5000);
+	must_put("events/pageturn/mm_vmstat_sample/enable", "0");
+	tap_check(empty == 0 && empty_revents == 0 && ready == 1 && (pfd.revents & POLLIN),
+		  "poll on trace_pipe waits for an event", "poll %d (revents %#x), then %d (%#x)",
+		  empty, empty_revents, ready, pfd.revents);
+	while (read_trace(&entries, &written), entries > 0)
 		if (read(fd, buf, sizeof(buf)) <= 0)
 			break;
 
