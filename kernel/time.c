@@ -6,7 +6,8 @@
  * 50 ms timed by PIT channel 2, giving tsc_khz, and from it a
  * multiplier so that ns = (cycles * mult) >> 32 without any division on
  * the read path.  Before calibration, ktime_get_ns() returns 0.
- * Each tick also calls scheduler_tick() (time slices, msleep wakeups).
+ * Each tick also calls trace_tick() (the LRU sampler, trace_pipe's readers)
+ * and scheduler_tick() (time slices, msleep wakeups).
  */
 #include <asm/cpu.h>
 #include <drivers/pic.h>
@@ -16,6 +17,7 @@
 #include <pageturn/printk.h>
 #include <pageturn/sched.h>
 #include <pageturn/time.h>
+#include <pageturn/trace.h>
 
 #define CALIBRATE_MS 50
 #define NS_SHIFT 32
@@ -29,6 +31,7 @@ static void timer_interrupt(unsigned int irq, struct pt_regs *regs)
 {
 	(void)irq;
 	jiffies++;
+	trace_tick();
 	scheduler_tick(user_mode(regs));
 }
 

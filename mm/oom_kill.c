@@ -71,6 +71,7 @@
 #include <pageturn/sched.h>
 #include <pageturn/signal.h>
 #include <pageturn/time.h>
+#include <trace/events/oom.h>
 
 #define K(pages) ((pages) << (PAGE_SHIFT - 10))
 
@@ -184,6 +185,7 @@ static void oom_kill_process(struct task_struct *victim, const char *message)
 	       message, victim->pid, victim->comm, K(mm->total_vm), K(mm->anon_rss),
 	       K(mm->file_rss), 0ul, 0, K(mm->nr_ptes), victim->oom_score_adj);
 	victim->flags |= PF_MEMDIE;
+	trace_mark_victim(victim->pid);
 	force_sig(SIGKILL, victim);
 	count_vm_event(OOM_KILL);
 	list_for_each_entry(p, &task_list_head, tasks)
@@ -203,6 +205,7 @@ enum oom_result out_of_memory(gfp_t gfp_mask, int order)
 	 */
 	if (current->mm && (fatal_signal_pending(current) || (current->flags & PF_EXITING))) {
 		current->flags |= PF_MEMDIE;
+		trace_mark_victim(current->pid);
 		return OOM_KILLED;
 	}
 

@@ -617,7 +617,7 @@ struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
 
 restart:
 	for_each_zone_zonelist(zone, high_zoneidx)
-		wakeup_kswapd(zone, (int)order);
+		wakeup_kswapd(zone, (int)order, gfp_mask);
 
 	/*
 	 * Dip below pages_low, to pages_min.  Callers that cannot sleep, and

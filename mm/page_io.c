@@ -34,6 +34,7 @@
 #include <mm/vmstat.h>
 #include <pageturn/panic.h>
 #include <pageturn/printk.h>
+#include <trace/events/pageturn.h>
 #include <uapi/errno.h>
 
 /* The area and sector of a page in the swap cache. */
@@ -89,6 +90,7 @@ int swap_writepage(struct address_space *mapping, struct page *page)
 	if (!PageLocked(page) || !PageSwapCache(page))
 		panic("swap_writepage: pfn %lu is not a locked swap-cache page", page_to_pfn(page));
 	si = swap_page_sector(page, &sector);
+	trace_swap_writepage(page);
 	set_page_writeback(page);
 	count_vm_event(PSWPOUT);
 	bio = bio_alloc(GFP_NOIO, 1);
@@ -153,6 +155,7 @@ int swap_readpage(struct page *page)
 	if (bio_add_page(bio, page, PAGE_SIZE, 0) != PAGE_SIZE)
 		panic("swap_readpage: a page does not fit a bio of %s", si->name);
 	count_vm_event(PSWPIN);
+	trace_swap_readpage(page);
 	err = submit_bio(READ, bio);
 	if (err) {
 		bio->bi_error = err;

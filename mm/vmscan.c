@@ -131,6 +131,7 @@
 #include <pageturn/sched.h>
 #include <pageturn/time.h>
 #include <pageturn/wait.h>
+#include <trace/events/vmscan.h>
 #include <uapi/errno.h>
 
 #include "internal.h"
@@ -388,6 +389,7 @@ static unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *zo
 			scan++;
 		}
 	}
+	trace_mm_vmscan_lru_isolate(zone, order, nr_to_scan, scan, nr_taken, mode, l);
 	*scanned = scan;
 	return nr_taken;
 }
@@ -617,6 +619,7 @@ static pageout_t pageout(struct page *page, struct address_space *mapping)
 		ClearPageReclaim(page);		/* the write is over already */
 	if (PageSwapCache(page) && PageError(page))
 		return PAGE_ACTIVATE;		/* ... and failed */
+	trace_mm_vmscan_writepage(page);
 	inc_zone_page_state(page, NR_VMSCAN_WRITE);
 	return PAGE_SUCCESS;
 }
@@ -860,6 +863,7 @@ static unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z
 			break;
 		cond_resched();
 	} while (nr_scanned < max_scan);
+	trace_mm_vmscan_lru_shrink_inactive(nr_scanned, nr_reclaimed, priority, file);
 	return nr_reclaimed;
 }
 
@@ -1004,6 +1008,7 @@ static void shrink_active_list(unsigned long nr_pages, struct zone *zone,
 	}
 	spin_unlock_irqrestore(&zone->lru_lock, flags);
 	count_vm_events(PGDEACTIVATE, pgmoved);
+	trace_mm_vmscan_lru_shrink_active(pgscanned, pgmoved, rotated[0] + rotated[1], priority, file);
 	putback_pages(zone, &l_hold);
 }
 
@@ -1280,10 +1285,14 @@ unsigned long try_to_free_pages(struct zone *preferred_zone, int order, gfp_t gf
 		.swappiness = vm_swappiness,
 		.order = order,
 	};
+	unsigned long nr_reclaimed;
 
 	if (!(current->flags & PF_MEMALLOC))
 		panic("try_to_free_pages: called without PF_MEMALLOC");
-	return do_try_to_free_pages(preferred_zone, &sc);
+	trace_mm_vmscan_direct_reclaim_begin(order, gfp_mask);
+	nr_reclaimed = do_try_to_free_pages(preferred_zone, &sc);
+	trace_mm_vmscan_direct_reclaim_end(nr_reclaimed);
+	return nr_reclaimed;
 }
 
 /* ---- kswapd ----------------------------------------------------------- */
@@ -1414,11 +1423,13 @@ static int kswapd(void *data)
 		if (order < new_order) {
 			order = new_order;
 		} else {
+			trace_mm_vmscan_kswapd_sleep(0);
 			schedule();
 			order = pgdat->kswapd_max_order;
 		}
 		finish_wait(&kswapd_wait, &wait);
 		local_irq_restore(flags);
+		trace_mm_vmscan_kswapd_wake(0, MAX_NR_ZONES - 1, order);
 		balance_pgdat(pgdat, order);
 	}
 	return 0;
@@ -1429,7 +1440,7 @@ static int kswapd(void *data)
  * allocation itself goes on.  Records the order and wakes kswapd if it
  * sleeps (Linux's wakeup_kswapd).
  */
-void wakeup_kswapd(struct zone *zone, int order)
+void wakeup_kswapd(struct zone *zone, int order, gfp_t gfp_mask)
 {
 	pg_data_t *pgdat = zone->zone_pgdat;
 
@@ -1442,6 +1453,7 @@ void wakeup_kswapd(struct zone *zone, int order)
 	nr_kswapd_wakeups++;
 	if (!pgdat->kswapd || list_empty(&kswapd_wait.task_list))
 		return;
+	trace_mm_vmscan_wakeup_kswapd(zone, order, gfp_mask);
 	wake_up(&kswapd_wait);
 }
 

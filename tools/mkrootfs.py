@@ -9,7 +9,8 @@ already there is an error, so no tree silently replaces another's), then
 Debian's static busybox as /bin/busybox with a symbolic link to it for
 every applet `busybox --list-full` names, as `busybox --install -s` makes
 them, except where a file already is (our /sbin/init stays ours).  Adds
-the mount points and home folders (/dev, /proc, /tmp, /root, /test) and
+the mount points and home folders (/dev, /proc, /tmp, /sys/kernel/tracing,
+/root, /test) and
 /test/data.bin (deterministic bytes that reach ext2's double-indirect
 blocks at 1 KiB block size), writes HEADER with the file's size and
 FNV-1a 64 hash so the kernel can check what it reads against what the
@@ -27,7 +28,10 @@ BLOCK_SIZE = 1024
 DATA_SIZE = 300 * 1024 + 77
 FNV_OFFSET, FNV_PRIME = 0xcbf29ce484222325, 0x100000001b3
 # Folders git cannot carry (they are empty), with their modes.
-EMPTY_DIRS = {"dev": 0o755, "proc": 0o555, "tmp": 0o1777, "root": 0o700, "test": 0o755, "mnt": 0o755}
+# /sys/kernel/tracing is tracefs's mount point (Linux's sysfs makes it; Pageturn
+# has no sysfs): children before parents, so a parent's mode is set last.
+EMPTY_DIRS = {"dev": 0o755, "proc": 0o555, "tmp": 0o1777, "root": 0o700, "test": 0o755, "mnt": 0o755,
+              "sys/kernel/tracing": 0o700, "sys/kernel": 0o755, "sys": 0o555}
 
 
 def fnv1a64(data):

@@ -5,7 +5,8 @@
  * from the words after " -- " on its command line, and envp HOME=/
  * TERM=linux PATH=....  init then:
  *
- *  1. mounts devtmpfs on /dev, proc on /proc and tmpfs on /tmp (one that
+ *  1. mounts devtmpfs on /dev, proc on /proc, tmpfs on /tmp and tracefs
+ *     on /sys/kernel/tracing (one that
  *     is already mounted, EBUSY, is fine);
  *  2. opens /dev/console as fds 0, 1 and 2, becomes a session leader
  *     (setsid) and makes the console its controlling terminal
@@ -252,6 +253,8 @@ int main(int argc, char **argv)
 		say("mount proc on /proc: %s", strerror(err));
 	if ((err = mount_fs("tmpfs", "/tmp")))
 		say("mount tmpfs on /tmp: %s", strerror(err));
+	if ((err = mount_fs("tracefs", "/sys/kernel/tracing")))
+		say("mount tracefs on /sys/kernel/tracing: %s", strerror(err));
 
 	if (argc > 1) {
 		run_command(argv + 1);

@@ -401,7 +401,7 @@ struct fs_struct *current_fs(void);
 
 /* --- super.c: filesystem types, mounting ----------------------------------- */
 
-/* Register ext2, proc, tmpfs and devtmpfs; mount_root() calls it once
+/* Register ext2, proc, tmpfs, devtmpfs and tracefs; mount_root() calls it once
  * at boot. */
 void vfs_init(void);
 /* 0, or -EBUSY when a type of that name exists. */
@@ -598,5 +598,6 @@ int create_pipe_files(struct file **res, unsigned int flags);
 
 extern struct file_system_type ext2_fs_type;	/* kernel/fs/ext2_vfs.c */
 extern struct file_system_type proc_fs_type;	/* kernel/fs/proc/root.c */
+extern struct file_system_type tracefs_fs_type;	/* kernel/fs/tracefs.c */
 
 #endif

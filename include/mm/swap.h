@@ -29,10 +29,10 @@ extern unsigned long totalreserve_pages;
 
 /*
  * Tell kswapd that zone is short of free pages for an allocation of this
- * order.  Does nothing if the zone is still above pages_low for it.
+ * order with gfp_mask (which its trace event shows).  Does nothing if the zone is still above pages_low for it.
  * Called with interrupts on or off, never with zone->lock held.
  */
-void wakeup_kswapd(struct zone *zone, int order);
+void wakeup_kswapd(struct zone *zone, int order, gfp_t gfp_mask);
 
 /*
  * Direct reclaim: free pages for an allocation of this order that may use

@@ -66,7 +66,8 @@ int register_filesystem(struct file_system_type *fs)
 void vfs_init(void)
 {
 	if (register_filesystem(&ext2_fs_type) || register_filesystem(&proc_fs_type) ||
-	    shmem_init() || register_filesystem(&devfs_fs_type))
+	    shmem_init() || register_filesystem(&devfs_fs_type) ||
+	    register_filesystem(&tracefs_fs_type))
 		panic("vfs_init: a filesystem type registered twice");
 }
 

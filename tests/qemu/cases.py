@@ -849,6 +849,23 @@ def hogs_swap_case(build):
         reject=USER_REJECT + (r"^mismatch ", r"result=FAIL"))
 
 
+def tracing_case(build, name="tracing_swap_64m_bios"):
+    """user/tests/tracing.c on a 64 MiB machine with a swap disk, so its
+    last part sees reclaim: tracefs's control files, overruns of a small
+    buffer, trace_pipe, and anonymous memory a quarter larger than RAM
+    through swap with every vmscan and pageturn event on, each line
+    checked against Linux's format."""
+    swap_disk(os.path.join(build, "tests", name), 128)
+    return QemuCase(
+        name, SWAP_CHECK + " swap=/dev/vda init=/sbin/init -- /usr/tests/runner tracing",
+        mem="64M", timeout=300, qemu_args=VDA_ARGS,
+        expect=[r"^ok \d+ - memory a quarter larger than RAM came back through swap$",
+                r"^ok \d+ - every line has Linux's format and its event's fields$",
+                r"^# tracing: PASS \(", r"^user tests: 1 passed, 0 failed$",
+                r"^init: powering off$"] + SWAP_CHECKED,
+        reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
+
+
 def swap_made_inside_case(build, name, mem, qemu_args, script_args, cmdline_extra="",
                           image_mib=0, ext2=False, tests=("swap_verify",)):
     """user/tests/swapverify.sh TESTS SCRIPT_ARGS: busybox mkswap and
@@ -1720,6 +1737,7 @@ def cases(build):
         mlock_case(build, "mlock_lru_64m_bios", "64M"),
         swap_verify_case(build, "swap_verify_64m_bios", "64M", 256),
         hogs_swap_case(build),
+        tracing_case(build),
         *swap_driver_cases(build),
         swap_ioerr_case(build, "swap_write_error_64m_bios", "write",
                         [r"Write-error on swap-device \(/dev/vda:\d+\)$", r"^# child exited 0$",

@@ -55,9 +55,10 @@ static unsigned long reclaim_calls;
 static struct zone *reclaim_preferred;
 static unsigned long (*reclaim_hook)(void);
 
-void wakeup_kswapd(struct zone *zone, int order)
+void wakeup_kswapd(struct zone *zone, int order, gfp_t gfp_mask)
 {
 	(void)order;
+	(void)gfp_mask;
 	kswapd_calls[zone_idx(zone)]++;
 }
 

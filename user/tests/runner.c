@@ -94,6 +94,7 @@ static const struct test tests[] = {
 	{ "swap_error_orphan", 0, 600 },
 	{ "swap_slow_disk", 0, 600 },
 	{ "swap_inflight", 0, 600 },
+	{ "tracing", 0, 300 },
 	{ "shm_lock", 0, 0 },
 	{ "hogs", 0, 0 },
 	{ "ext2_race", 0, 0 },

@@ -45,6 +45,7 @@
 #include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <pageturn/sysctl.h>
+#include <trace/events/oom.h>
 #include <uapi/errno.h>
 
 #include "internal.h"
@@ -323,6 +324,7 @@ int proc_oom_score_adj_write(struct task_struct *task, char *buf, size_t len)
 	if (used != len)	/* more than one number, or trailing garbage */
 		return -EINVAL;
 	task->oom_score_adj = (short)value;
+	trace_oom_score_adj_update(task);
 	return 0;
 }
 
