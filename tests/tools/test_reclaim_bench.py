@@ -171,6 +171,8 @@ class TableTest(unittest.TestCase):
         self.assertEqual(cmd, "/bin/sh /usr/lib/bench/reclaim.sh stream /usr/bin/hog-stream "
                          "--file /mnt/stream.dat --file-size 512M --hot 64M --seed 1001 --quiet")
         self.assertNotIn(" -- ", cmd)
+        self.assertTrue(reclaim.command(STREAM, 256, 1001, trace=True).startswith(
+            "/bin/sh /usr/lib/bench/reclaim.sh -t stream /usr/bin/hog-stream "))
 
 
 if __name__ == "__main__":

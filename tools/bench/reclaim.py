@@ -2,7 +2,7 @@
 """`make bench`'s reclaim suite: the memory hogs on three kernels.
 
     reclaim.py [--n N] [--only REGEX] [--quick] [--mem 256M] [--swap-mib 1024]
-               [--build build] [--no-linux] [--accel tcg]
+               [--build build] [--no-linux] [--no-trace] [--accel tcg]
                [--sweep [--sweep-mems 256M,1G,4G]]
 
 Boots Pageturn with lru=split (the seeds' split LRU), Pageturn with
@@ -13,6 +13,10 @@ same hog binary), and runs one workload per boot: a hog (user/hogs/)
 between two snapshots of /proc/vmstat (user/bench/reclaim.sh, the same
 script on every kernel).  Each workload gets N fresh boots per kernel
 (kernels alternate within a round); each boot prints a progress line.
+
+Each boot traces reclaim (reclaim.sh -t; --no-trace: not), and per
+workload tools/plot-reclaim charts the first round of each kernel, put
+side by side in build/bench/plots/WORKLOAD-CHART.png.
 
 Per workload it prints a table: the hog's wall time (its total_ms) and
 phase times, and the reclaim counters over the run (pgscan, pgsteal per
@@ -192,13 +196,15 @@ def parse_boot(lines, workload):
     return values, problems
 
 
-def command(workload, ram_mib, seed):
-    """The command init runs for workload at ram_mib MiB of RAM."""
+def command(workload, ram_mib, seed, trace=False):
+    """The command init runs for workload at ram_mib MiB of RAM (traced:
+    reclaim.sh -t prints the run's trace after it)."""
     def size(pct):
         return "%dM" % (ram_mib * pct // 100)
     argv = workload.argv(size)
     # No second "--": Linux passes init nothing after it.
-    return " ".join(["/bin/sh", SCRIPT, workload.name, "/usr/bin/" + argv[0]] + argv[1:] +
+    return " ".join(["/bin/sh", SCRIPT] + (["-t"] if trace else []) +
+                    [workload.name, "/usr/bin/" + argv[0]] + argv[1:] +
                     ["--seed", str(seed), "--quiet"])
 
 
@@ -238,7 +244,7 @@ def linux_kernel(build, outdir):
 
 
 def run(kernels, workloads, rounds, outdir, mem, ram_mib, disk_images, accel, timeout,
-        out=sys.stdout, tag=""):
+        out=sys.stdout, tag="", trace=False):
     """Boot every workload on every kernel, round after round.  Returns
     (cells, samples): cells maps (workload, metric, kernel) to a
     stats.Cell, samples lists every boot."""
@@ -251,8 +257,8 @@ def run(kernels, workloads, rounds, outdir, mem, ram_mib, disk_images, accel, ti
                 done += 1
                 workdir = os.path.join(outdir, "boots", "reclaim%s-%s-%s-%d"
                                        % (tag, k.name, w.name, rnd))
-                b = machine.boot(k, command(w, ram_mib, 1000 + rnd), workdir, mem, disk_images,
-                                 timeout, accel)
+                b = machine.boot(k, command(w, ram_mib, 1000 + rnd, trace), workdir, mem,
+                                 disk_images, timeout, accel)
                 values, problems = parse_boot(b.lines, w)
                 if b.timed_out:
                     problems.insert(0, "the boot timed out after %d s" % timeout)
@@ -262,7 +268,7 @@ def run(kernels, workloads, rounds, outdir, mem, ram_mib, disk_images, accel, ti
                     cells.setdefault((w.name, "wall", k.name), stats.Cell()).errors += problems
                 samples.append({"kernel": k.name, "workload": w.name, "round": rnd,
                                 "seconds": round(b.seconds, 1), "status": b.status,
-                                "values": values, "problems": problems})
+                                "log": b.log_path, "values": values, "problems": problems})
                 print("bench: [%2d/%d] %-6s %-12s%s round %d/%d: %6.1f s, %s"
                       % (done, total, k.name, w.name, " -m " + mem if tag else "", rnd, rounds,
                          b.seconds,
@@ -339,7 +345,52 @@ def goals(cells, samples, workloads, kernels):
     return out
 
 
-def markdown(tabs, goal_list, workloads, kernels, labels, meta_lines):
+CHARTS = ["lru", "scan_steal", "swap", "kswapd"]
+
+
+def plots(samples, workloads, kernels, outdir, out=sys.stdout):
+    """Per workload, tools/plot-reclaim's charts of each kernel's first
+    traced boot, put side by side (kernels left to right) with PIL into
+    outdir/plots/WORKLOAD-CHART.png.  Returns {workload: [paths]}; a
+    workload whose boots printed no trace gets none."""
+    try:
+        from PIL import Image
+    except ImportError:
+        print("bench: no charts: python3-pil is missing (make deps)", file=out)
+        return {}
+    tool = os.path.join(machine.ROOT, "tools", "plot-reclaim")
+    made = {}
+    for w in workloads:
+        dirs = []
+        for k in kernels:
+            boot = [s for s in samples if s["workload"] == w.name and s["kernel"] == k]
+            d = os.path.join(outdir, "plots", w.name, k)
+            r = subprocess.run([sys.executable, tool, "-o", d, "-t", "%s on %s" % (w.name, k),
+                                boot[0]["log"]], capture_output=True, text=True) \
+                if boot else None
+            if r is None or r.returncode != 0:
+                print("bench: no charts of %s on %s: %s" % (w.name, k, "no boot" if r is None
+                                                            else r.stderr.strip()), file=out)
+                continue
+            dirs.append(d)
+        if not dirs:
+            continue
+        made[w.name] = []
+        for chart in CHARTS:
+            images = [Image.open(os.path.join(d, chart + ".png")) for d in dirs]
+            row = Image.new("RGB", (sum(i.width for i in images), max(i.height for i in images)),
+                            "white")
+            x = 0
+            for i in images:
+                row.paste(i, (x, 0))
+                x += i.width
+            path = os.path.join(outdir, "plots", "%s-%s.png" % (w.name, chart))
+            row.save(path)
+            made[w.name].append(path)
+    return made
+
+
+def markdown(tabs, goal_list, workloads, kernels, labels, meta_lines, charts=None):
     out = ["%s  " % line for line in meta_lines] + [""]
     for w in workloads:
         out.append("### %s: %s" % (w.name, w.what))
@@ -358,6 +409,11 @@ def markdown(tabs, goal_list, workloads, kernels, labels, meta_lines):
                       for r in ("split/linux", "split/single")]
             out.append("| " + " | ".join([row["metric"], row["unit"]] + cells + ratios) + " |")
         out.append("")
+        if charts and w.name in charts:
+            out.append("Charts (%s, left to right): " % ", ".join(labels[k] for k in kernels) +
+                       ", ".join("[%s](plots/%s)" % (c, os.path.basename(p))
+                                 for c, p in zip(CHARTS, charts[w.name])))
+            out.append("")
     out.append("### Goals")
     out.append("")
     out.append("| goal | value | met |")
@@ -456,6 +512,8 @@ def main():
     ap.add_argument("--swap-mib", type=int, help="the swap disk (default 1024; --quick 512)")
     ap.add_argument("--accel", default="tcg", choices=("tcg", "kvm"))
     ap.add_argument("--no-linux", action="store_true", help="boot Pageturn only")
+    ap.add_argument("--no-trace", action="store_true",
+                    help="no tracing, and so no charts (build/bench/plots/)")
     ap.add_argument("--sweep", action="store_true",
                     help="the scale sweep instead: stream at each --sweep-mems, split and Linux")
     ap.add_argument("--sweep-mems", default="256M,1G,4G")
@@ -500,7 +558,8 @@ def main():
              ", quick" if args.quick else ""), flush=True)
 
     cells, samples = run(kernels, workloads, rounds, outdir, mem, ram_mib, images, args.accel,
-                         timeout)
+                         timeout, trace=not args.no_trace)
+    charts = {} if args.no_trace else plots(samples, workloads, names, outdir)
     tabs = tables(cells, workloads, names)
     goal_list = goals(cells, samples, workloads, names)
     elapsed = (datetime.datetime.now(datetime.timezone.utc) - started).total_seconds()
@@ -514,7 +573,7 @@ def main():
                 "s" if rounds > 1 else "", " (quick)" if args.quick else "", elapsed),
              "; ".join(k.describe() for k in kernels)]
     labels = {"linux": "Linux", "split": "split", "single": "single"}
-    md = markdown(tabs, goal_list, workloads, names, labels, lines)
+    md = markdown(tabs, goal_list, workloads, names, labels, lines, charts)
     with open(os.path.join(outdir, "reclaim.md"), "w") as f:
         f.write(md)
     write_csv(os.path.join(outdir, "reclaim.csv"), tabs, names)
