@@ -286,7 +286,9 @@ static LIST_HEAD(shmem_swaplist);
 /*
  * The page at index of a file is on swap: take its entry out of the
  * swap tree and, if data is not NULL, copy the slot's contents there (from
- * the swap cache, or read).  The entry's slot count goes
+ * the swap cache, or read together with the slots around it,
+ * swapin_readahead, as Linux's shmem_swapin: a file's pages went out
+ * together and come back together).  The entry's slot count goes
  * (free_swap_and_cache); the page stays charged.  0 when there was no
  * entry, 1 when there was, -EIO when the slot could not be read, -ENOMEM:
  * then the entry stays.  Called with the file's new page at index locked
@@ -303,7 +305,7 @@ static int shmem_unswap(struct shmem_inode_info *info, pgoff_t index, void *data
 		return 0;
 	entry = radix_to_swp_entry(item);
 	if (data) {
-		page = read_swap_cache_async(entry, GFP_USER);
+		page = swapin_readahead(entry, GFP_USER);
 		if (!page)
 			return -ENOMEM;
 		lock_page(page);
