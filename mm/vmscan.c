@@ -792,8 +792,15 @@ unsigned long reclaim_pages(struct list_head *page_list)
 		.swap_cluster_max = SWAP_CLUSTER_MAX,
 		.swappiness = vm_swappiness,
 	};
-	unsigned long nr = shrink_page_list(page_list, &sc);
+	unsigned int old_memalloc = current->flags & PF_MEMALLOC;
+	unsigned long nr;
 
+	/* As any reclaimer (Linux 5.4's memalloc_noreclaim_save): what it
+	 * allocates, a bio for a swap write above all, comes from the
+	 * reserves and never reclaims in turn with pages locked here. */
+	current->flags |= PF_MEMALLOC;
+	nr = shrink_page_list(page_list, &sc);
+	current->flags = (current->flags & ~PF_MEMALLOC) | old_memalloc;
 	while (!list_empty(page_list)) {
 		struct page *page = lru_to_page(page_list);
 
