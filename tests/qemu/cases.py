@@ -962,7 +962,8 @@ def swap_error_orphan_case(build):
     return QemuCase(
         name, SWAP_CHECK + " swap=/dev/vda init=/sbin/init -- /usr/tests/runner swap_error_orphan",
         mem="64M", timeout=600,
-        qemu_args=["-drive", "if=none,id=vd0,format=raw,file=blkdebug:%s:%s" % (conf, image),
+        qemu_args=["-drive", "if=none,id=vd0,format=raw,file=blkdebug:%s:%s,bps_wr=1048576"
+                   % (conf, image),
                    "-device", "virtio-blk-pci,drive=vd0"],
         expect=[r"Write-error on swap-device \(/dev/vda:\d+\)$",
                 r"^# swap_error_orphan: PASS \(", r"^user tests: 1 passed, 0 failed$",

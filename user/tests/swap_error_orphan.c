@@ -82,6 +82,8 @@ int main(void)
 	tap_check(munmap(m, NPAGES * PAGE) == 0, "munmap with the writes in flight", "%m");
 	inflight = vmstat_value("nr_writeback");
 	tap_note("%ld writes in flight after munmap", inflight);
+	tap_check(inflight > 0, "writes still in flight after munmap (the case throttles the disk)",
+		  "nr_writeback %ld", inflight);
 	wait_writeback();
 	out0 = vmstat_value("pswpout");
 	for (i = 0; i < 3; i++)
