@@ -92,7 +92,8 @@
  * no progress, which is what sends the allocator to the OOM killer, only
  * when it freed nothing and every zone it may use is unreclaimable in
  * that sense (Linux 2.6.36's all_unreclaimable test; 2.6.28 trusted
- * kswapd's flag alone and could loop, or kill too early).
+ * kswapd's flag alone and could loop, or kill too early).  A zone with
+ * writes in flight is never marked (zone_reclaimable).
  *
  * Where Pageturn differs from Linux 2.6.28:
  *   - a file's writepage is synchronous (ext2 waits for its bios), so
