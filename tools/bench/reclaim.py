@@ -224,8 +224,9 @@ def data_disk(build, outdir, workloads, ram_mib):
     # Room for the files, and for desktop's indexer to make its own.
     size_mib = sum(files.values()) // (1 << 20) + ram_mib // 2 + 64
     tag = "hog-stream %d" % int(os.path.getmtime(hog))
-    return disks.ext2_image(os.path.join(outdir, "reclaim-data-%dm.img" % ram_mib), files,
-                            size_mib, 4096, fill, tag)
+    # One image per set of files: the sweep's and the suite's differ.
+    name = "reclaim-data-%dm-%s.img" % (ram_mib, "-".join(sorted(n.split(".")[0] for n in files)))
+    return disks.ext2_image(os.path.join(outdir, name), files, size_mib, 4096, fill, tag)
 
 
 def linux_kernel(build, outdir):
