@@ -345,19 +345,24 @@ void msleep(unsigned int ms)
 	local_irq_restore(flags);
 }
 
-long schedule_timeout_interruptible(long timeout)
+long schedule_timeout(long timeout)
 {
 	uint64_t flags = local_irq_save();
 	uint64_t expire = jiffies + (uint64_t)timeout;
 
 	current->wakeup_jiffies = expire;
 	list_add_tail(&current->timer_list, &sleepers);
-	set_current_state(TASK_INTERRUPTIBLE);
 	schedule();
 	list_del_init(&current->timer_list);
 	current->state = TASK_RUNNING;
 	local_irq_restore(flags);
 	return jiffies >= expire ? 0 : (long)(expire - jiffies);
+}
+
+long schedule_timeout_interruptible(long timeout)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	return schedule_timeout(timeout);
 }
 
 unsigned long nr_running(void)

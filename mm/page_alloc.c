@@ -71,8 +71,9 @@
  *      the allocation naps a tick (so the victim runs and exits) and
  *      starts over at 2.
  *   7. Otherwise an order up to PAGE_ALLOC_COSTLY_ORDER without
- *      __GFP_NORETRY naps (Linux's congestion_wait, HZ/50) and goes back
- *      to 5; anything else fails.
+ *      __GFP_NORETRY waits for a write to complete, at most HZ/50
+ *      (congestion_wait, mm/backing-dev.c), and goes back to 5; anything
+ *      else fails.
  *   8. Failing is returning NULL with one line, "<comm>: page
  *      allocation failure. order:N, mode:0x..", unless __GFP_NOWARN.
  * Linux 2.6.28 retries forever at 7 and 6; here every loop is bounded,
@@ -99,6 +100,8 @@
  * formulas count managed_pages where 2.6.28 counted present_pages (later
  * Linux does the same); a bad page panics where Linux prints and leaks it.
  */
+#include <drivers/blkdev.h>
+#include <mm/backing-dev.h>
 #include <mm/gfp.h>
 #include <mm/mm.h>
 #include <mm/oom.h>
@@ -690,7 +693,7 @@ rebalance:
 
 	if ((gfp_mask & __GFP_NORETRY) || order > PAGE_ALLOC_COSTLY_ORDER)
 		goto nopage;
-	msleep(1000 / 50);		/* Linux's congestion_wait(WRITE, HZ/50) */
+	congestion_wait(WRITE, HZ / 50);
 	goto rebalance;
 
 nopage:

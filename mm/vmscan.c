@@ -118,6 +118,7 @@
  *     LRU page, as lru=single does).
  *   - no memory controller, no laptop mode, no swap token, no pagevecs.
  */
+#include <drivers/blkdev.h>
 #include <fs/fs.h>
 #include <fs/vfs.h>
 #include <mm/mm_inline.h>
@@ -173,21 +174,6 @@ struct scan_control {
 static bool current_is_kswapd(void)
 {
 	return current->flags & PF_KSWAPD;
-}
-
-/*
- * Linux's congestion_wait: give the disks time when reclaim makes slow
- * progress.  Pageturn's block layer keeps no congestion state; what is
- * in flight is counted in NR_WRITEBACK (reclaim's own writes to swap,
- * writeback other tasks started), so sleep for timeout while there is
- * some, and otherwise just let the other tasks run.
- */
-static void congestion_wait(long timeout)
-{
-	if (global_page_state(NR_WRITEBACK))
-		msleep((unsigned int)(timeout * 1000 / HZ));
-	else
-		yield();
 }
 
 /* ---- what can be reclaimed -------------------------------------------- */
@@ -1138,21 +1124,18 @@ static unsigned long shrink_zone_single(int priority, struct zone *zone, struct 
 }
 
 /*
- * One pass over a zone at priority (Linux 2.6.28's shrink_zone): work out
- * each list's share, carry what is too small for a batch in nr_scan, and
- * scan in batches of swap_cluster_max, round robin, until the inactive
- * anon and both file lists have had theirs.  Then age the active anon
- * list if the inactive one is below its target.  Under lru=single the
- * pass is 2.6.27's instead (shrink_zone_single).  Returns pages freed.
+ * One pass over a zone at priority under lru=split (Linux 2.6.28's
+ * shrink_zone): work out each list's share, carry what is too small for a
+ * batch in nr_scan, and scan in batches of swap_cluster_max, round robin,
+ * until the inactive anon and both file lists have had theirs.  Then age
+ * the active anon list if the inactive one is below its target.  Returns
+ * pages freed.
  */
-static unsigned long shrink_zone(int priority, struct zone *zone, struct scan_control *sc)
+static unsigned long shrink_zone_split(int priority, struct zone *zone, struct scan_control *sc)
 {
 	unsigned long nr[NR_LRU_LISTS], percent[2], nr_reclaimed = 0;
 	unsigned long swap_cluster_max = sc->swap_cluster_max;
 	enum lru_list l;
-
-	if (lru_single())
-		return shrink_zone_single(priority, zone, sc);
 
 	get_scan_ratio(zone, sc->swappiness, percent);
 	for_each_evictable_lru(l) {
@@ -1191,6 +1174,31 @@ static unsigned long shrink_zone(int priority, struct zone *zone, struct scan_co
 	 * active/inactive balance (only with swap: see the top). */
 	if (total_swap_pages > 0 && inactive_anon_is_low(zone))
 		shrink_active_list(SWAP_CLUSTER_MAX, zone, sc, priority, 0);
+	return nr_reclaimed;
+}
+
+/*
+ * One pass over a zone at priority, by the policy lru= chose, under a
+ * block plug (as Linux since 3.1: "vmscan: add block plug for page
+ * reclaim"): the swap and file writes pageout() starts in
+ * the pass are held and dispatched together, when the pass ends or when
+ * the reclaimer sleeps, so pages given neighbouring swap slots
+ * (scan_swap_map hands them out in runs) reach the disk as one request
+ * instead of one request each.  Nothing in the pass waits for I/O without
+ * sleeping, and schedule() flushes the plug before every sleep, so no
+ * reclaimer waits on a write it holds back itself.  Returns pages freed.
+ */
+static unsigned long shrink_zone(int priority, struct zone *zone, struct scan_control *sc)
+{
+	struct blk_plug plug;
+	unsigned long nr_reclaimed;
+
+	blk_start_plug(&plug);
+	if (lru_single())
+		nr_reclaimed = shrink_zone_single(priority, zone, sc);
+	else
+		nr_reclaimed = shrink_zone_split(priority, zone, sc);
+	blk_finish_plug(&plug);
 	return nr_reclaimed;
 }
 
@@ -1259,7 +1267,7 @@ static unsigned long do_try_to_free_pages(struct zone *preferred_zone, struct sc
 		 * wakes the flusher once 1.5 batches were scanned; Pageturn's
 		 * flusher runs on its own timer. */
 		if (sc->nr_scanned && priority < DEF_PRIORITY - 2)
-			congestion_wait(HZ / 10);
+			congestion_wait(WRITE, HZ / 10);
 	}
 	/* The next reclaimer of these zones starts out knowing how deep this
 	 * one had to go: lru=single's distress reads it (Linux 2.6.28 and
@@ -1389,7 +1397,7 @@ loop_again:
 		if (all_zones_ok)
 			break;
 		if (total_scanned && priority < DEF_PRIORITY - 2)
-			congestion_wait(HZ / 10);
+			congestion_wait(WRITE, HZ / 10);
 		/* Enough for now: don't let the priority fall while the
 		 * allocators are also freeing. */
 		if (sc.nr_reclaimed >= SWAP_CLUSTER_MAX)

@@ -475,6 +475,7 @@ void blk_end_request_all(struct request *rq, int error)
 {
 	struct block_device *bdev = rq->rq_disk;
 	struct bio *bio = rq->bio, *next;
+	int rw = rq_data_dir(rq);
 	unsigned long flags;
 
 	struct block_device *part;
@@ -496,6 +497,7 @@ void blk_end_request_all(struct request *rq, int error)
 		bio->bi_next = NULL;
 		bio_endio(bio, error);
 	}
+	clear_bdi_congested(rw);
 	blk_run_queue(bdev);
 }
 

@@ -146,9 +146,13 @@ static inline bool signal_pending(const struct task_struct *p)
 	return (p->pending & ~p->blocked) != 0;
 }
 
-/* Sleep TASK_INTERRUPTIBLE for up to timeout ticks (jiffies), waking
- * early on wake_up_process (a signal, a wait queue): the ticks left, 0
- * when the time ran out.  Process context. */
+/* Sleep in the state the caller set (set_current_state, prepare_to_wait)
+ * for up to timeout ticks (jiffies), waking early on wake_up_process (a
+ * signal, a wait queue); a wakeup that came after the state was set and
+ * before this call returns at once.  The ticks left, 0 when the time ran
+ * out; current is TASK_RUNNING after.  Process context. */
+long schedule_timeout(long timeout);
+/* The same, TASK_INTERRUPTIBLE. */
 long schedule_timeout_interruptible(long timeout);
 /* A timeout that never runs out (Linux's value). */
 #define MAX_SCHEDULE_TIMEOUT	((long)(~0ul >> 1))

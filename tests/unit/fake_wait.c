@@ -13,12 +13,14 @@
  *    panics (kernel_stubs.c), which a test may expect.  The only sleeper
  *    the page cache and the fault code have is lock_page of a page that
  *    is already locked, so the message says so.
- *  - cond_resched and yield do nothing, msleep only counts its calls in
- *    fake_naps; kthread_create makes no thread (no test starts kswapd).
+ *  - cond_resched and yield do nothing, msleep and congestion_wait only
+ *    count their calls in fake_naps; kthread_create makes no thread (no
+ *    test starts kswapd).
  */
 #include <stddef.h>
 #include <stdint.h>
 
+#include <mm/backing-dev.h>
 #include <pageturn/panic.h>
 #include <pageturn/sched.h>
 #include <pageturn/wait.h>
@@ -78,6 +80,13 @@ unsigned long fake_naps;
 void msleep(unsigned int ms)
 {
 	(void)ms;
+	fake_naps++;
+}
+
+void congestion_wait(int rw, long timeout)
+{
+	(void)rw;
+	(void)timeout;
 	fake_naps++;
 }
 
