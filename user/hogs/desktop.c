@@ -12,7 +12,13 @@
  *   build      hog-tmpfs                  10%  files in --tmpdir, anon beside
  *
  * (the shares add up to 100% of --size; the indexer's file is two thirds
- * of its share).  Each runs with --quiet and a seed of its own drawn from
+ * of its share).  The five start together, and each waits once it has
+ * filled its memory (hog_sync: after the batch job's write, the
+ * browser's cold fill, the database's fill, the indexer's first anon
+ * write, the build's pressure fill) until all have, so the mix holds
+ * all of --size at once, on a kernel that runs them one after another
+ * as on one that runs them side by side; a worker that ends before that
+ * point counts as arrived.  Each runs with --quiet and a seed of its own drawn from
  * --seed, its stdout into a pipe of this process; its stderr is this
  * one's.  When all have ended, their lines (mismatch lines and result
  * lines) are printed in the order above, then this hog's result line:
@@ -129,6 +135,9 @@ static void make_args(void)
 	arg(w, "--pressure=%ldK", share_kb(5));
 }
 
+/* hog_sync's pipes: every worker holds sync_ready[1] and sync_go[0]. */
+static int sync_ready[2] = { -1, -1 }, sync_go[2] = { -1, -1 };
+
 static void start(struct worker *w, const char *bindir)
 {
 	char path[4096 + 32];
@@ -150,6 +159,8 @@ static void start(struct worker *w, const char *bindir)
 		dup2(p[1], 1);
 		close(p[0]);
 		close(p[1]);
+		close(sync_ready[0]);
+		close(sync_go[1]);
 		execv(path, argv);
 		fprintf(stderr, "hog-desktop: %s: %s\n", path, strerror(errno));
 		_exit(127);
@@ -207,7 +218,7 @@ static long result_value(const struct worker *w, const char *key, const char **r
 int main(int argc, char **argv)
 {
 	char bindir[4096], key[32];
-	struct pollfd fds[NR_WORKERS];
+	struct pollfd fds[NR_WORKERS + 1];
 	int running = NR_WORKERS, failed = 0;
 	double t0, next;
 	ssize_t n;
@@ -222,18 +233,38 @@ int main(int argc, char **argv)
 	*strrchr(bindir, '/') = 0;
 	make_args();
 
+	if (pipe(sync_ready) < 0 || pipe(sync_go) < 0)
+		hog_fail("pipe");
+	snprintf(key, sizeof(key), "%d,%d", sync_ready[1], sync_go[0]);
+	if (setenv("HOG_SYNC", key, 1) < 0)
+		hog_fail("setenv");
+
 	t0 = hog_now_ms();
 	next = t0 + 1000;
 	for (int i = 0; i < NR_WORKERS; i++)
 		start(&workers[i], bindir);
+	close(sync_ready[1]);
+	close(sync_go[0]);
 	while (running) {
 		int nfds = 0;
 
 		for (int i = 0; i < NR_WORKERS; i++)
 			if (workers[i].fd >= 0)
 				fds[nfds++] = (struct pollfd){ .fd = workers[i].fd, .events = POLLIN };
+		/* Last: end of file on it means every worker is at hog_sync or gone. */
+		if (sync_ready[0] >= 0)
+			fds[nfds++] = (struct pollfd){ .fd = sync_ready[0], .events = POLLIN };
 		if (poll(fds, nfds, 1000) < 0 && errno != EINTR)
 			hog_fail("poll");
+		if (sync_ready[0] >= 0 && fds[nfds - 1].revents) {
+			char c;
+
+			if (read(sync_ready[0], &c, 1) == 0) {
+				close(sync_ready[0]);
+				close(sync_go[1]);
+				sync_ready[0] = -1;
+			}
+		}
 		for (int i = 0, j = 0; i < NR_WORKERS; i++) {
 			if (workers[i].fd < 0)
 				continue;

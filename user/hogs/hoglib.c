@@ -256,6 +256,30 @@ void hog_fail(const char *what)
 
 /* --- patterns ------------------------------------------------------- */
 
+/*
+ * HOG_SYNC="READY,GO" names two descriptors hog-desktop left open across
+ * exec: the write end of a pipe every worker holds (READY) and the read
+ * end of another (GO).  A worker closes READY and reads GO until end of
+ * file; hog-desktop sees end of file on READY once every worker has
+ * closed it, by this call or by exiting, and then closes GO's write end,
+ * which lets them all go on.  Malformed values are ignored.
+ */
+void hog_sync(void)
+{
+	const char *env = getenv("HOG_SYNC");
+	int ready, go;
+	char c;
+	ssize_t n;
+
+	if (!env || sscanf(env, "%d,%d", &ready, &go) != 2 || ready < 0 || go < 0)
+		return;
+	close(ready);
+	do
+		n = read(go, &c, 1);
+	while (n > 0 || (n < 0 && errno == EINTR));
+	close(go);
+}
+
 uint64_t hog_mix(uint64_t a, uint64_t b)
 {
 	uint64_t z = a ^ (b * HOG_WORD_STEP);

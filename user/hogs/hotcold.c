@@ -58,6 +58,7 @@ int main(int argc, char **argv)
 		   hog_fill_set(cold_mem, cold, hog_stream(TAG_COLD, 0), "cold fill"));
 	if (hog.corrupt_page >= 0 && hog.corrupt_page < hot)
 		hog_corrupt_mem(hot_mem + hog.corrupt_page * PAGE_SIZE, hog.corrupt_page);
+	hog_sync();
 
 	faults = hog_majflt();
 	for (long pass = 0; pass < passes; pass++)

@@ -189,6 +189,7 @@ int main(int argc, char **argv)
 		if (mem == MAP_FAILED)
 			hog_fail("mmap_file");
 	}
+	hog_sync();
 
 	faults = hog_majflt();
 	t0 = hog_now_ms();

@@ -54,6 +54,7 @@ int main(int argc, char **argv)
 	hog_report("write_ms", "%.0f", hog_fill_set(mem, size, hog_stream(TAG_ANON, gen), "write"));
 	if (hog.corrupt_page >= 0 && hog.corrupt_page < size)
 		hog_corrupt_mem(mem + hog.corrupt_page * PAGE_SIZE, hog.corrupt_page);
+	hog_sync();
 
 	for (long pass = 1; pass <= passes; pass++) {
 		t0 = hog_now_ms();

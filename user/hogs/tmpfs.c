@@ -73,6 +73,7 @@ int main(int argc, char **argv)
 	mem = hog_map_anon(pressure);
 	hog_report("pressure_fill_ms", "%.0f",
 		   hog_fill_set(mem, pressure, hog_stream(TAG_PRESSURE, 0), "pressure fill"));
+	hog_sync();
 	hog_report("pressure_check_ms", "%.0f",
 		   hog_check_set(mem, pressure, hog_stream(TAG_PRESSURE, 0), "pressure",
 				 "pressure check"));
