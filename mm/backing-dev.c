@@ -13,15 +13,14 @@
  * them.  The block layer calls clear_bdi_congested after it has ended
  * the request's bios, so the pages it wrote already show as written.
  *
- * A sleeper goes on the queue, with its state set, before it tests
- * anything, so a completion between the test and the sleep is not lost.
- * A writer that finds no write in flight at all (NR_WRITEBACK is 0) would
- * only wait out the timeout, as nothing is coming to wake it: it yields
- * to the other tasks instead.
+ * A sleeper goes on the queue, with its state set, before it sleeps, so
+ * a completion in between is not lost.  With nothing in flight it sleeps
+ * out the whole timeout, as Linux's does: the page allocator's retry
+ * relies on that pause to let tasks that are about to free memory (an
+ * exit, a read finishing) run before it counts another failed round.
  */
 #include <drivers/blkdev.h>
 #include <mm/backing-dev.h>
-#include <mm/vmstat.h>
 #include <pageturn/sched.h>
 #include <pageturn/wait.h>
 
@@ -35,11 +34,6 @@ void congestion_wait(int rw, long timeout)
 	DEFINE_WAIT(wait);
 
 	prepare_to_wait(&congestion_wqh[rw], &wait, TASK_UNINTERRUPTIBLE);
-	if (rw == WRITE && !global_page_state(NR_WRITEBACK)) {
-		finish_wait(&congestion_wqh[rw], &wait);
-		yield();
-		return;
-	}
 	schedule_timeout(timeout);
 	finish_wait(&congestion_wqh[rw], &wait);
 }

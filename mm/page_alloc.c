@@ -71,7 +71,7 @@
  *      the allocation naps a tick (so the victim runs and exits) and
  *      starts over at 2.
  *   7. Otherwise an order up to PAGE_ALLOC_COSTLY_ORDER without
- *      __GFP_NORETRY waits for a write to complete, at most HZ/50
+ *      __GFP_NORETRY naps HZ/50, ended early by a completed write
  *      (congestion_wait, mm/backing-dev.c), and goes back to 5; anything
  *      else fails.
  *   8. Failing is returning NULL with one line, "<comm>: page

@@ -176,6 +176,20 @@ static bool current_is_kswapd(void)
 	return current->flags & PF_KSWAPD;
 }
 
+/*
+ * Reclaim that scanned without freeing enough gives the disks time to
+ * finish what it wrote (congestion_wait: until a write request completes,
+ * at most timeout).  With no write in flight nothing would end the wait
+ * early and waiting frees nothing, so it only lets the other tasks run.
+ */
+static void reclaim_congestion_wait(long timeout)
+{
+	if (global_page_state(NR_WRITEBACK))
+		congestion_wait(WRITE, timeout);
+	else
+		yield();
+}
+
 /* ---- what can be reclaimed -------------------------------------------- */
 
 bool page_evictable(struct page *page, struct vm_area_struct *vma)
@@ -1267,7 +1281,7 @@ static unsigned long do_try_to_free_pages(struct zone *preferred_zone, struct sc
 		 * wakes the flusher once 1.5 batches were scanned; Pageturn's
 		 * flusher runs on its own timer. */
 		if (sc->nr_scanned && priority < DEF_PRIORITY - 2)
-			congestion_wait(WRITE, HZ / 10);
+			reclaim_congestion_wait(HZ / 10);
 	}
 	/* The next reclaimer of these zones starts out knowing how deep this
 	 * one had to go: lru=single's distress reads it (Linux 2.6.28 and
@@ -1397,7 +1411,7 @@ loop_again:
 		if (all_zones_ok)
 			break;
 		if (total_scanned && priority < DEF_PRIORITY - 2)
-			congestion_wait(WRITE, HZ / 10);
+			reclaim_congestion_wait(HZ / 10);
 		/* Enough for now: don't let the priority fall while the
 		 * allocators are also freeing. */
 		if (sc.nr_reclaimed >= SWAP_CLUSTER_MAX)

@@ -20,8 +20,8 @@ struct backing_dev_info {
 };
 
 /* Sleep until a request of direction rw (READ, WRITE) completes on any
- * disk, or timeout ticks pass; a WRITE waiter with no write in flight
- * only yields (mm/backing-dev.c).  Process context, no locks held. */
+ * disk, or timeout ticks pass (mm/backing-dev.c).  Process context, no
+ * locks held. */
 void congestion_wait(int rw, long timeout);
 /* A request of direction rw completed: wake congestion_wait's sleepers.
  * Any context. */
