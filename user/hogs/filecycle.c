@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 		if (pass == 0 && hog.corrupt_page >= 0 && hog.corrupt_page < anon)
 			hog_corrupt_mem(mem + hog.corrupt_page * PAGE_SIZE, hog.corrupt_page);
 		if (pass == 0)
-			hog_sync();
+			t0 += hog_sync();
 		hog_check_set(mem, anon, hog_stream(TAG_CYCLE, pass), "anon", "anon check");
 		if (munmap(mem, anon * PAGE_SIZE) < 0)
 			hog_fail("munmap");

@@ -133,8 +133,9 @@ __attribute__((noreturn)) void hog_fail(const char *what);
  * The hog has filled its memory: under hog-desktop (HOG_SYNC set in the
  * environment), wait here until every worker of the mix has filled its
  * own, so the mix holds all its memory at once; otherwise return at once.
+ * Returns the milliseconds it waited, for a phase timer to leave out.
  */
-void hog_sync(void);
+double hog_sync(void);
 
 /* A usage error found after parsing: message on stderr, exit status 2. */
 __attribute__((noreturn, format(printf, 1, 2))) void hog_usage_error(const char *fmt, ...);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,22 +263,33 @@ void hog_fail(const char *what)
  * end of another (GO).  A worker closes READY and reads GO until end of
  * file; hog-desktop sees end of file on READY once every worker has
  * closed it, by this call or by exiting, and then closes GO's write end,
- * which lets them all go on.  Malformed values are ignored.
+ * which lets them all go on.  A value that does not name two pipes (a
+ * stale HOG_SYNC left in a shell's environment) is ignored, so the hog
+ * never closes or reads a descriptor that is not hog-desktop's.
  */
-void hog_sync(void)
+static bool is_pipe(int fd)
+{
+	struct stat st;
+
+	return fd >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+double hog_sync(void)
 {
 	const char *env = getenv("HOG_SYNC");
+	double t0 = hog_now_ms();
 	int ready, go;
 	char c;
 	ssize_t n;
 
-	if (!env || sscanf(env, "%d,%d", &ready, &go) != 2 || ready < 0 || go < 0)
-		return;
+	if (!env || sscanf(env, "%d,%d", &ready, &go) != 2 || !is_pipe(ready) || !is_pipe(go))
+		return 0;
 	close(ready);
 	do
 		n = read(go, &c, 1);
 	while (n > 0 || (n < 0 && errno == EINTR));
 	close(go);
+	return hog_now_ms() - t0;
 }
 
 uint64_t hog_mix(uint64_t a, uint64_t b)
