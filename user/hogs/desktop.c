@@ -18,9 +18,9 @@
  * write, the build's pressure fill) until all have, so the mix holds
  * all of --size at once, on a kernel that runs them one after another
  * as on one that runs them side by side; a worker that ends before that
- * point counts as arrived.  Each runs with --quiet and a seed of its own drawn from
- * --seed, its stdout into a pipe of this process; its stderr is this
- * one's.  When all have ended, their lines (mismatch lines and result
+ * point counts as arrived.  Each runs with --quiet and a seed of its
+ * own drawn from --seed, its stdout into a pipe of this process; its
+ * stderr is this one's.  When all have ended, their lines (mismatch lines and result
  * lines) are printed in the order above, then this hog's result line:
  * the time each took, how many ended without a result=ok, and their
  * bytes_touched and mismatches summed.  --corrupt-page N is handed to the batch job.
