@@ -76,6 +76,8 @@
 #include <asm/page.h>
 #include <drivers/blkdev.h>
 #include <drivers/pci.h>
+#include <drivers/scsi.h>
+#include <drivers/usb.h>
 #include <fs/devfs.h>
 #include <fs/proc_fs.h>
 #include <fs/seq_file.h>
@@ -434,14 +436,9 @@ int submit_bio_wait(int rw, struct bio *bio)
 	if (!(flags & X86_EFLAGS_IF) && !bio->bi_done)
 		panic("submit_bio_wait on %s with interrupts off: it would never finish",
 		      bio->bi_bdev->name);
-	if (current != &init_task) {
-		wait_event(bio_waitq, *(volatile bool *)&bio->bi_done);
-	} else {
-		while (!*(volatile bool *)&bio->bi_done) {
-			safe_halt();
-			cli();
-		}
-	}
+	/* The boot task sleeps here too (it is the idle task, which may):
+	 * a driver may complete requests from a thread of its own. */
+	wait_event(bio_waitq, *(volatile bool *)&bio->bi_done);
 	local_irq_restore(flags);
 	return bio->bi_error;
 }
@@ -554,6 +551,8 @@ static const char *blk_driver_name(const struct block_device *bdev)
 		return "ata_piix";
 	if (bdev->ops == &ahci_ops)
 		return "ahci";
+	if (bdev->ops == &sd_ops)
+		return "sd";
 	return "other";
 }
 
@@ -584,6 +583,7 @@ void blk_dev_init(void)
 	virtio_blk_init();
 	ata_piix_init();
 	ahci_init();
+	xhci_init();
 	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev)) {
 		if (bdev->bd_partno)
 			continue;

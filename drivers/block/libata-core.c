@@ -1,16 +1,8 @@
 /*
- * The parts of ATA the drivers share (Linux's libata-core.c and sd.c,
- * reduced): reading IDENTIFY DEVICE's words, and naming disks.
- *
- * Disk names come from one counter for every ATA driver, as Linux's
- * sd_index_ida: ata_piix and ahci disks are sda, sdb, ... in the order
- * they are found (blk_dev_init() starts ata_piix first).  The counter
- * only grows at boot; a disk that fails after its name was taken leaves
- * a gap, as Linux's does until the index is freed.
+ * The parts of ATA the drivers share (Linux's libata-core.c, reduced):
+ * reading IDENTIFY DEVICE's words, and numbering the ports.
  */
-#include <pageturn/printk.h>
 #include <pageturn/string.h>
-#include <uapi/errno.h>
 
 #include "libata.h"
 
@@ -56,20 +48,4 @@ static unsigned int nr_ata_ports;
 unsigned int ata_new_port_id(void)
 {
 	return ++nr_ata_ports;
-}
-
-static unsigned int sd_next_index;
-
-int sd_name_disk(struct block_device *bdev)
-{
-	unsigned int index = sd_next_index;
-
-	if (index >= SD_MAX_DISKS)
-		return -ENOSPC;
-	sd_next_index++;
-	snprintf(bdev->name, sizeof(bdev->name), "sd%c", 'a' + index);
-	bdev->major = SCSI_DISK0_MAJOR;
-	bdev->minor = index * SD_MINORS;
-	bdev->minors = SD_MINORS;
-	return 0;
 }

@@ -1,13 +1,14 @@
 /*
- * What the ATA drivers share (Linux's include/linux/ata.h, libata.h and
- * the naming half of drivers/scsi/sd.c): the command set and IDENTIFY
- * DEVICE's words, and how a disk found by any of them (ata_piix.c's
- * legacy ports, ahci.c's SATA ports) becomes sda, sdb, ...
+ * What the ATA drivers share (Linux's include/linux/ata.h and libata.h):
+ * the command set and IDENTIFY DEVICE's words.  A disk found by any of
+ * them (ata_piix.c's legacy ports, ahci.c's SATA ports) becomes sda,
+ * sdb, ... through sd_name_disk() (<drivers/scsi.h>).
  */
 #ifndef DRIVERS_BLOCK_LIBATA_H
 #define DRIVERS_BLOCK_LIBATA_H
 
 #include <drivers/blkdev.h>
+#include <drivers/scsi.h>
 
 #define ATA_SECT_SIZE		512
 #define ATA_ID_WORDS		256
@@ -54,17 +55,5 @@ void ata_id_c_string(const uint16_t *id, char *buf, size_t len);
  * them, as Linux's libata does.  Boot only. */
 unsigned int ata_new_port_id(void);
 
-/* SCSI disks' device numbers (Linux's SCSI_DISK0_MAJOR): 16 minors a disk,
- * so 16 disks on major 8. */
-#define SCSI_DISK0_MAJOR	8
-#define SD_MINORS		16
-#define SD_MAX_DISKS		16
-
-/*
- * Name bdev as the next SCSI disk (sda, sdb, ... in the order the ATA
- * drivers find them, as Linux's sd_format_disk_name) and give it its
- * number: 8:0, 8:16, ...  -ENOSPC after SD_MAX_DISKS.  Boot only.
- */
-int sd_name_disk(struct block_device *bdev);
 
 #endif

@@ -914,7 +914,33 @@ def swap_driver_cases(build):
         swap_made_inside_case(
             build, "swap_file_48m_bios", "48M", VDA_ARGS, "/dev/vda file 192",
             image_mib=256, ext2=True),
+        swap_usb_partition_case(build),
     ]
+
+
+USB_PART_MBR = ("label: dos\n"
+                "start=2048, size=63488, type=83\n"
+                "start=65536, size=524288, type=82\n")
+
+
+def swap_usb_partition_case(build):
+    """A USB disk (usb-storage behind QEMU's xHCI) with an MBR made by
+    sfdisk, the way a stick is laid out by a hobbyist: swap_verify on its
+    second partition, found as sda2 and made a swap area by busybox
+    mkswap."""
+    case = swap_made_inside_case(
+        build, "swap_usb_sda2_48m_bios", "48M",
+        # SeaBIOS would boot the stick, whose MBR ends in 0x55aa: the CD first.
+        ["-boot", "order=d", "-device", "qemu-xhci,id=xhci",
+         "-drive", "if=none,id=stick,format=raw,file={workdir}/disk.img",
+         "-device", "usb-storage,bus=xhci.0,drive=stick"], "/dev/sda2", image_mib=288)
+    partitioned_disk(os.path.join(build, "tests", case.name, "disk.img"), USB_PART_MBR,
+                     size_mib=288)
+    case.expect += [r"usb 1-\d+: new (high-speed|SuperSpeed) USB device number \d+ using xhci_hcd",
+                    r"scsi 0:0:0:0: Direct-Access +QEMU +QEMU HARDDISK",
+                    r"sd 0:0:0:0: \[sda\] 589824 512-byte logical blocks: \(302\.0 MB/288\.0 MiB\)",
+                    r"^ sda: sda1 sda2$", r"^# swapverify\.sh: swap on /dev/sda2$"]
+    return case
 
 
 # The slots whose I/O the blkdebug cases fail: in the middle of the area,
@@ -1282,6 +1308,24 @@ def ahci_two_hbas_case(build):
          r"ata7: SATA port 0: ATAPI device \(a CD or DVD drive\), not supported",
          r"ata10: SATA port 3: ATA disk \"QEMU HARDDISK\", 16384 sectors, DMA: sdb",
          r"ahci: completion by interrupt on IRQ 10"])
+
+
+def usb_storage_case(build):
+    """Two USB disks (usb-storage) on QEMU's xHCI controller, the second
+    one on the next port: sda holds an ext2, sdb is scratch; no ATA disks,
+    so the sticks take the first sd names."""
+    return sd_disk_case(
+        build, "usb_storage_q35_bios", [],
+        ["-device", "qemu-xhci,id=xhci",
+         "-drive", "if=none,id=stick0,format=raw,file={workdir}/disk.img",
+         "-device", "usb-storage,bus=xhci.0,drive=stick0",
+         "-drive", "if=none,id=stick1,format=raw,file={workdir}/scratch.img",
+         "-device", "usb-storage,bus=xhci.0,drive=stick1"],
+        [r"usb1: xHCI 1\.00 at 0x[0-9a-f]+, 8 ports, 64 slots, 64-bit DMA",
+         r"usb 1-\d+: New USB device found, idVendor=46f4, idProduct=0001: \"QEMU USB HARDDRIVE\"",
+         r"sd 0:0:0:0: \[sda\] 32768 512-byte logical blocks",
+         r"sd 1:0:0:0: \[sdb\] 16384 512-byte logical blocks",
+         r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), sd$"])
 
 
 def blkdev_hostile_case(build):
@@ -1760,6 +1804,7 @@ def cases(build):
         ahci_case(build),
         ahci_case(build, polled=True),
         ahci_two_hbas_case(build),
+        usb_storage_case(build),
         bench_smoke_case(build),
         bench_reclaim_smoke_case(build),
         user_busybox_case(build),

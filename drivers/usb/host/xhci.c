@@ -1,0 +1,1181 @@
+/*
+ * USB 3 host controllers (xHCI 1.x; Linux's drivers/usb/host/xhci*.c,
+ * reduced): PCI class 0c:03:30, registers in memory BAR 0, one event ring
+ * on interrupter 0, completion by INTx or, when the line is another
+ * driver's, by polling the event ring.  Every port on a PC's USB sockets
+ * is a root port of one of these, USB 2 sticks included.
+ *
+ * The controller works through rings of 16-byte TRBs in memory, each
+ * TRB owned by whoever's cycle bit it carries:
+ *   command ring   the driver's requests to the controller (Enable Slot,
+ *                  Address Device, Configure Endpoint, Reset Endpoint,
+ *                  Stop Endpoint, Set TR Dequeue Pointer), one at a time
+ *                  under cmd_mutex, announced by ringing doorbell 0;
+ *   transfer rings one per endpoint in use: the TRBs of the transfers
+ *                  (a TD: a control transfer's setup, data and status
+ *                  stages, or a bulk transfer's Normal TRBs, chained),
+ *                  announced by ringing the slot's doorbell;
+ *   event ring     the controller's answers: command completions,
+ *                  transfer events, port status changes.
+ * Each ring is one page; the command and transfer rings end in a Link
+ * TRB back to their start which toggles the cycle bit.  A ring never has
+ * more than one TD or command outstanding, so it never fills.
+ *
+ * States of a transfer (struct xhci_td, one per endpoint):
+ *   idle      no TD on the ring (active false).
+ *   queued    its TRBs are on the ring and the doorbell rung; the event
+ *             handler records the result and sets done.  The waiter
+ *             sleeps on wq (INTx) or polls the event ring itself.
+ *   done      the status TRB (control) or the last TRB (bulk) completed,
+ *             a short packet ended a bulk TD, or an error halted the
+ *             endpoint; the waiter takes the result and the TD is idle.
+ *   timed out no event by the deadline: the waiter stops the endpoint
+ *             (Stop Endpoint), moves its dequeue pointer past the TD (Set
+ *             TR Dequeue Pointer) and returns -ETIMEDOUT.
+ * An error completion (stall, transaction error, babble) halts the
+ * endpoint on the controller; reset_endpoint (Reset Endpoint, then Set TR
+ * Dequeue Pointer to the enqueue position) makes it usable again, and for
+ * endpoint 0 the control path does that itself.
+ *
+ * Locks: lock (a spinlock, taken with interrupts off) covers the event
+ * ring and every TD's state; cmd_mutex serialises commands.  A transfer
+ * ring is used by one task at a time: endpoint 0 at probe, a storage
+ * device's bulk endpoints by its own thread.  Waiters sleep with no lock
+ * held; what they wait on (a TD of their own endpoint, the command slot
+ * under cmd_mutex) cannot go away while they sleep: devices are never
+ * removed.
+ *
+ * Memory: pages from the page allocator at probe, zeroed; without 64-bit
+ * addressing (HCCPARAMS1.AC64) a page above 4 GiB refuses the controller
+ * or fails the transfer that needs it (-EIO, a line).
+ */
+#include <asm/io.h>
+#include <drivers/pci.h>
+#include <drivers/usb.h>
+#include <mm/gfp.h>
+#include <mm/mm.h>
+#include <mm/slab.h>
+#include <pageturn/irq.h>
+#include <pageturn/mutex.h>
+#include <pageturn/printk.h>
+#include <pageturn/sched.h>
+#include <pageturn/spinlock.h>
+#include <pageturn/string.h>
+#include <pageturn/time.h>
+#include <pageturn/wait.h>
+#include <uapi/errno.h>
+
+#define PCI_CLASS_SERIAL_USB_XHCI	0x0c0330
+
+/* Capability registers. */
+#define XHCI_CAPLENGTH		0x00	/* byte; HCIVERSION is the word at 0x02 */
+#define XHCI_HCSPARAMS1		0x04
+#define XHCI_HCSPARAMS2		0x08
+#define XHCI_HCCPARAMS1		0x10
+#define  HCC_64BIT_ADDR		(1u << 0)
+#define  HCC_64BYTE_CONTEXT	(1u << 2)
+#define XHCI_DBOFF		0x14
+#define XHCI_RTSOFF		0x18
+
+/* Operational registers, at CAPLENGTH. */
+#define XHCI_USBCMD		0x00
+#define  CMD_RUN		(1u << 0)
+#define  CMD_RESET		(1u << 1)
+#define  CMD_EIE		(1u << 2)
+#define XHCI_USBSTS		0x04
+#define  STS_HALT		(1u << 0)
+#define  STS_FATAL		(1u << 2)	/* host system error */
+#define  STS_EINT		(1u << 3)
+#define  STS_CNR		(1u << 11)	/* controller not ready */
+#define XHCI_PAGESIZE		0x08
+#define XHCI_CRCR		0x18
+#define XHCI_DCBAAP		0x30
+#define XHCI_CONFIG		0x38
+#define XHCI_PORTSC(n)		(0x400 + 0x10 * ((n) - 1))
+#define  PORT_CONNECT		(1u << 0)
+#define  PORT_PE		(1u << 1)
+#define  PORT_RESET		(1u << 4)
+#define  PORT_POWER		(1u << 9)
+#define  PORT_SPEED(p)		(((p) >> 10) & 0xf)
+#define  PORT_CHANGE_BITS	(0x7fu << 17)	/* CSC PEC WRC OCC PRC PLC CEC: write 1 to clear */
+#define  PORT_RC		(1u << 21)	/* port reset change */
+/* PORTSC bits that keep their value when written back: not the change
+ * bits, nor PE (writing 1 disables the port), nor the reset. */
+#define  PORT_RW_MASK		(PORT_POWER | (0x3u << 14) | (7u << 25))
+
+/* Runtime registers: interrupter 0 at 0x20. */
+#define XHCI_IMAN		0x20
+#define  IMAN_IP		(1u << 0)
+#define  IMAN_IE		(1u << 1)
+#define XHCI_IMOD		0x24
+#define XHCI_ERSTSZ		0x28
+#define XHCI_ERSTBA		0x30
+#define XHCI_ERDP		0x38
+#define  ERDP_EHB		(1u << 3)	/* event handler busy: write 1 to clear */
+
+/* Extended capabilities: the USB legacy support one (BIOS handoff). */
+#define XHCI_EXT_CAPS_LEGACY	1
+#define  XHCI_HC_BIOS_OWNED	(1u << 16)
+#define  XHCI_HC_OS_OWNED	(1u << 24)
+#define XHCI_LEGACY_CONTROL	4	/* USBLEGCTLSTS, after USBLEGSUP */
+#define  XHCI_LEGACY_DISABLE_SMI	((0x7u << 1) | (0xffu << 5) | (0x7u << 17))
+
+/* TRBs. */
+struct xhci_trb {
+	uint64_t param;
+	uint32_t status;
+	uint32_t control;
+};
+
+#define TRB_CYCLE		(1u << 0)
+#define TRB_TOGGLE		(1u << 1)	/* Link: toggle the cycle bit */
+#define TRB_ISP			(1u << 2)	/* interrupt on short packet */
+#define TRB_CHAIN		(1u << 4)
+#define TRB_IOC			(1u << 5)
+#define TRB_IDT			(1u << 6)	/* immediate data: the setup packet */
+#define TRB_TYPE(t)		((uint32_t)(t) << 10)
+#define TRB_FIELD_TYPE(c)	(((c) >> 10) & 0x3f)
+#define TRB_DIR_IN		(1u << 16)	/* data and status stages */
+#define TRB_TRT_OUT		(2u << 16)	/* setup: transfer type */
+#define TRB_TRT_IN		(3u << 16)
+#define TRB_SLOT(s)		((uint32_t)(s) << 24)
+#define TRB_EP(dci)		((uint32_t)(dci) << 16)
+#define TRB_TD_SIZE(n)		((uint32_t)MIN(n, 31u) << 17)
+
+#define TRB_NORMAL		1
+#define TRB_SETUP		2
+#define TRB_DATA		3
+#define TRB_STATUS		4
+#define TRB_LINK		6
+#define TRB_ENABLE_SLOT		9
+#define TRB_ADDR_DEV		11
+#define TRB_CONFIG_EP		12
+#define TRB_EVAL_CONTEXT	13
+#define TRB_RESET_EP		14
+#define TRB_STOP_RING		15
+#define TRB_SET_DEQ		16
+#define TRB_TRANSFER_EVENT	32
+#define TRB_COMPLETION		33
+#define TRB_PORT_STATUS		34
+
+/* Completion codes (event status bits 31:24). */
+#define COMP_SUCCESS		1
+#define COMP_BABBLE		3
+#define COMP_TX_ERR		4
+#define COMP_STALL		6
+#define COMP_SHORT_PACKET	13
+#define COMP_STOPPED		26
+#define COMP_STOPPED_LEN_INVALID 27
+#define EVENT_CODE(s)		((s) >> 24)
+#define EVENT_RESIDUE(s)	((s) & 0xffffff)
+
+#define TRBS_PER_RING		(PAGE_SIZE / sizeof(struct xhci_trb))
+
+/* Context fields (xHCI 6.2). */
+#define SLOT_SPEED(s)		((uint32_t)(s) << 20)
+#define LAST_CTX(n)		((uint32_t)(n) << 27)
+#define ROOT_HUB_PORT(p)	((uint32_t)(p) << 16)
+#define EP_TYPE(t)		((uint32_t)(t) << 3)
+#define EP_CTRL			4
+#define EP_BULK_OUT		2
+#define EP_BULK_IN		6
+#define ERROR_COUNT(n)		((uint32_t)(n) << 1)
+#define MAX_BURST(b)		((uint32_t)(b) << 8)
+#define MAX_PACKET(p)		((uint32_t)(p) << 16)
+#define EP_AVG_TRB_LENGTH(n)	(n)
+#define EP_STATE_MASK		7
+
+/* Bounds of the waits, milliseconds. */
+#define XHCI_TMOUT_RESET	1000
+#define XHCI_TMOUT_HANDOFF	1000
+#define XHCI_TMOUT_PORT_RESET	500
+#define XHCI_TMOUT_CMD		5000
+
+#define XHCI_MAX_SLOTS		32
+#define XHCI_MAX_PORTS		255
+/* Endpoint contexts are numbered by DCI: 1 is endpoint 0, then
+ * 2 * number + (IN ? 1 : 0). */
+#define XHCI_MAX_DCI		31
+/* TRBs of one bulk TD: one per piece (a piece never crosses a page). */
+#define XHCI_MAX_TD_TRBS	(TRBS_PER_RING / 2)
+
+struct xhci_ring {
+	struct xhci_trb *trbs;		/* a page; the last TRB links back */
+	phys_addr_t dma;
+	unsigned int enqueue;		/* next TRB the driver fills */
+	uint32_t cycle;			/* the producer's cycle bit */
+};
+
+/* The transfer outstanding on an endpoint (see the top for its states). */
+struct xhci_td {
+	bool active, done;
+	bool control;			/* ends only at its status TRB */
+	unsigned int ntrbs;
+	phys_addr_t trb[XHCI_MAX_TD_TRBS];	/* the TD's TRBs, in order */
+	unsigned int end[XHCI_MAX_TD_TRBS];	/* bytes up to and with TRB i */
+	bool short_packet;		/* a short packet came: actual is final */
+	unsigned int code;		/* the completion code that ended it */
+	unsigned int actual;		/* bytes moved */
+};
+
+struct xhci_ep {
+	unsigned int dci;
+	struct xhci_ring ring;
+	struct xhci_td td;
+};
+
+struct xhci_hcd;
+
+/* A device slot: the controller's state of one device. */
+struct xhci_slot {
+	struct xhci_hcd *xhci;
+	unsigned int id;
+	struct page *out_ctx;		/* the device context, the controller's */
+	struct page *in_ctx;		/* input context for commands */
+	struct xhci_ep *eps[XHCI_MAX_DCI + 1];
+	struct usb_device udev;
+};
+
+struct xhci_hcd {
+	struct usb_hcd hcd;
+	struct pci_dev *pdev;
+	volatile uint8_t *cap, *op, *run, *db;
+	unsigned int max_slots, max_ports, ctx_size;
+	bool ac64;
+	bool use_irq;
+	bool dead;			/* a fatal error: every call fails */
+	spinlock_t lock;		/* the event ring and every TD */
+	wait_queue_head_t wq;		/* waiters for a TD or a command */
+	struct page *dcbaa;		/* device context base addresses, and the ERST */
+	struct xhci_ring cmd_ring;
+	struct xhci_ring event_ring;	/* enqueue: the dequeue index; cycle: ours */
+	struct mutex cmd_mutex;
+	/* The command outstanding, under lock. */
+	phys_addr_t cmd_trb;
+	bool cmd_done;
+	unsigned int cmd_code, cmd_slot;
+	struct xhci_slot *slots[XHCI_MAX_SLOTS + 1];
+	struct list_head list;		/* walked by the interrupt handler */
+};
+
+static LIST_HEAD(xhci_hosts);		/* changed with interrupts off */
+static unsigned int xhci_nr_buses;
+
+static uint32_t xhci_readl(volatile uint8_t *base, unsigned int reg)
+{
+	return readl(base + reg);
+}
+
+static void xhci_writel(volatile uint8_t *base, unsigned int reg, uint32_t v)
+{
+	writel(v, base + reg);
+}
+
+/* 64-bit registers, written low half first as the specification allows
+ * for controllers without 64-bit access. */
+static void xhci_write64(volatile uint8_t *base, unsigned int reg, uint64_t v)
+{
+	writel((uint32_t)v, base + reg);
+	writel((uint32_t)(v >> 32), base + reg + 4);
+}
+
+/* Wait up to ms for (reg & mask) == want; true when it came.  Polls: the
+ * controller's reset and start, before anything can sleep on it. */
+static bool xhci_handshake(volatile uint8_t *base, unsigned int reg, uint32_t mask, uint32_t want,
+			   unsigned int ms)
+{
+	uint64_t deadline = ktime_get_ns() + (uint64_t)ms * 1000000;
+
+	while ((xhci_readl(base, reg) & mask) != want) {
+		if (ktime_get_ns() > deadline)
+			return false;
+		__asm__ volatile("pause");
+	}
+	return true;
+}
+
+/* A zeroed page the controller can reach, or NULL (logged). */
+static struct page *xhci_alloc_page(struct xhci_hcd *xhci)
+{
+	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+	if (!page) {
+		printk(KERN_ERR "xhci: out of memory\n");
+		return NULL;
+	}
+	if (!xhci->ac64 && page_to_phys(page) >= (1ull << 32)) {
+		printk(KERN_ERR "xhci: a page above 4 GiB, and the controller has 32-bit DMA\n");
+		__free_page(page);
+		return NULL;
+	}
+	return page;
+}
+
+static int xhci_ring_init(struct xhci_hcd *xhci, struct xhci_ring *ring, bool link)
+{
+	struct page *page = xhci_alloc_page(xhci);
+	struct xhci_trb *last;
+
+	if (!page)
+		return -ENOMEM;
+	ring->trbs = page_address(page);
+	ring->dma = page_to_phys(page);
+	ring->enqueue = 0;
+	ring->cycle = 1;
+	if (link) {
+		last = &ring->trbs[TRBS_PER_RING - 1];
+		last->param = ring->dma;
+		last->control = TRB_TYPE(TRB_LINK) | TRB_TOGGLE;
+	}
+	return 0;
+}
+
+static phys_addr_t xhci_ring_pos(const struct xhci_ring *ring)
+{
+	return ring->dma + ring->enqueue * sizeof(struct xhci_trb);
+}
+
+/*
+ * Put one TRB on a command or transfer ring and return its address.
+ * The cycle bit goes in last, after a barrier, so the controller never
+ * sees a half-written TRB.  At the Link TRB the ring wraps: the link
+ * takes the chain bit of the TRB before it (a TD may span the wrap) and
+ * the producer's cycle, and the cycle toggles.
+ */
+static phys_addr_t xhci_queue_trb(struct xhci_ring *ring, uint64_t param, uint32_t status,
+				  uint32_t control)
+{
+	struct xhci_trb *trb = &ring->trbs[ring->enqueue];
+	phys_addr_t addr = xhci_ring_pos(ring);
+
+	trb->param = param;
+	trb->status = status;
+	__asm__ volatile("sfence" ::: "memory");
+	trb->control = control | ring->cycle;
+	if (++ring->enqueue == TRBS_PER_RING - 1) {
+		struct xhci_trb *link = &ring->trbs[ring->enqueue];
+
+		link->control = TRB_TYPE(TRB_LINK) | TRB_TOGGLE | (control & TRB_CHAIN);
+		__asm__ volatile("sfence" ::: "memory");
+		link->control |= ring->cycle;
+		ring->cycle ^= 1;
+		ring->enqueue = 0;
+	}
+	return addr;
+}
+
+static void xhci_ring_doorbell(struct xhci_hcd *xhci, unsigned int slot, unsigned int target)
+{
+	__asm__ volatile("mfence" ::: "memory");
+	xhci_writel(xhci->db, 4 * slot, target);
+}
+
+/* Context i of a page of contexts (ctx_size bytes each). */
+static uint32_t *xhci_ctx(struct xhci_hcd *xhci, struct page *page, unsigned int i)
+{
+	return (uint32_t *)((char *)page_address(page) + i * xhci->ctx_size);
+}
+
+/* The input context's parts: control (add flags in dword 1), slot, and
+ * the endpoint context of dci. */
+static uint32_t *in_ctrl(struct xhci_slot *slot)
+{
+	return xhci_ctx(slot->xhci, slot->in_ctx, 0);
+}
+
+static uint32_t *in_slot(struct xhci_slot *slot)
+{
+	return xhci_ctx(slot->xhci, slot->in_ctx, 1);
+}
+
+static uint32_t *in_ep(struct xhci_slot *slot, unsigned int dci)
+{
+	return xhci_ctx(slot->xhci, slot->in_ctx, dci + 1);
+}
+
+/*
+ * Events.
+ */
+
+static struct xhci_ep *xhci_event_ep(struct xhci_hcd *xhci, const struct xhci_trb *ev)
+{
+	unsigned int slot = ev->control >> 24, dci = (ev->control >> 16) & 0x1f;
+
+	if (slot == 0 || slot > XHCI_MAX_SLOTS || !xhci->slots[slot])
+		return NULL;
+	return xhci->slots[slot]->eps[dci];
+}
+
+/*
+ * A transfer event: record what it says of the endpoint's TD.  A short
+ * packet ends a bulk TD there; in a control TD it ends the data stage,
+ * and the status stage still completes.  Success ends a TD at its last
+ * TRB; an error code ends it wherever it came.  Events for a TD that is
+ * not outstanding (a stopped TD's, a host's spurious success after a
+ * short packet) are dropped.  Called with lock held.
+ */
+static void xhci_transfer_event(struct xhci_hcd *xhci, const struct xhci_trb *ev)
+{
+	struct xhci_ep *ep = xhci_event_ep(xhci, ev);
+	unsigned int code = EVENT_CODE(ev->status), i, last;
+	struct xhci_td *td;
+
+	if (!ep || !ep->td.active || ep->td.done)
+		return;
+	td = &ep->td;
+	last = td->ntrbs - 1;
+	for (i = 0; i < td->ntrbs && td->trb[i] != ev->param; i++)
+		;
+	if (code == COMP_SHORT_PACKET && i < last) {
+		td->actual = td->end[i] - MIN(EVENT_RESIDUE(ev->status), td->end[i]);
+		td->short_packet = true;
+		if (td->control)
+			return;
+	} else if (code == COMP_SUCCESS || code == COMP_SHORT_PACKET) {
+		if (i != last)
+			return;
+		if (!td->short_packet)
+			td->actual = td->end[last] - MIN(EVENT_RESIDUE(ev->status), td->end[last]);
+	}
+	td->code = code;
+	td->done = true;
+}
+
+/* A command completion: record it for the waiter.  Called with lock held. */
+static void xhci_cmd_event(struct xhci_hcd *xhci, const struct xhci_trb *ev)
+{
+	if (ev->param != xhci->cmd_trb || xhci->cmd_done)
+		return;
+	xhci->cmd_code = EVENT_CODE(ev->status);
+	xhci->cmd_slot = ev->control >> 24;
+	xhci->cmd_done = true;
+}
+
+/* Take every event the controller has written, then tell it how far we
+ * read.  Called with lock held; true when there was any. */
+static bool xhci_handle_events(struct xhci_hcd *xhci)
+{
+	struct xhci_ring *er = &xhci->event_ring;
+	bool any = false;
+
+	for (;;) {
+		struct xhci_trb *ev = &er->trbs[er->enqueue];
+
+		if ((ev->control & TRB_CYCLE) != er->cycle)
+			break;
+		__asm__ volatile("lfence" ::: "memory");
+		switch (TRB_FIELD_TYPE(ev->control)) {
+		case TRB_TRANSFER_EVENT:
+			xhci_transfer_event(xhci, ev);
+			break;
+		case TRB_COMPLETION:
+			xhci_cmd_event(xhci, ev);
+			break;
+		default:		/* port changes: no hotplug */
+			break;
+		}
+		any = true;
+		if (++er->enqueue == TRBS_PER_RING) {
+			er->enqueue = 0;
+			er->cycle ^= 1;
+		}
+	}
+	if (any)
+		xhci_write64(xhci->run, XHCI_ERDP, xhci_ring_pos(er) | ERDP_EHB);
+	return any;
+}
+
+static void xhci_irq(unsigned int irq, struct pt_regs *regs)
+{
+	struct xhci_hcd *xhci;
+	unsigned long flags;
+	bool any = false;
+
+	(void)regs;
+	list_for_each_entry(xhci, &xhci_hosts, list) {
+		if (xhci->pdev->irq != irq)
+			continue;
+		xhci_writel(xhci->op, XHCI_USBSTS, STS_EINT);
+		xhci_writel(xhci->run, XHCI_IMAN, IMAN_IP | IMAN_IE);
+		spin_lock_irqsave(&xhci->lock, flags);
+		any |= xhci_handle_events(xhci);
+		spin_unlock_irqrestore(&xhci->lock, flags);
+		if (any)
+			wake_up(&xhci->wq);
+	}
+}
+
+/*
+ * Sleep until *done (under lock) or ms pass; true when done.  With an
+ * interrupt the handler wakes wq; polled, the waiter reads the event
+ * ring itself between yields.  Process context, no lock held.
+ */
+static bool xhci_wait(struct xhci_hcd *xhci, const bool *done, unsigned int ms)
+{
+	uint64_t deadline = ktime_get_ns() + (uint64_t)ms * 1000000;
+	unsigned long flags;
+	DEFINE_WAIT(wait);
+	bool ok;
+
+	for (;;) {
+		spin_lock_irqsave(&xhci->lock, flags);
+		xhci_handle_events(xhci);
+		ok = *done;
+		if (ok || ktime_get_ns() > deadline) {
+			spin_unlock_irqrestore(&xhci->lock, flags);
+			return ok;
+		}
+		if (xhci->use_irq) {
+			prepare_to_wait(&xhci->wq, &wait, TASK_UNINTERRUPTIBLE);
+			spin_unlock_irqrestore(&xhci->lock, flags);
+			schedule_timeout(HZ / 10);
+			finish_wait(&xhci->wq, &wait);
+		} else {
+			spin_unlock_irqrestore(&xhci->lock, flags);
+			yield();
+		}
+	}
+}
+
+/*
+ * Commands.
+ */
+
+/* Run one command and wait for its completion: the completion code (a
+ * missing completion counts as -ETIMEDOUT and kills the controller), the
+ * slot it names in *slot_id when asked.  Process context. */
+static int xhci_command(struct xhci_hcd *xhci, uint64_t param, uint32_t control,
+			unsigned int *slot_id)
+{
+	unsigned long flags;
+	int code;
+
+	if (xhci->dead)
+		return -ENODEV;
+	mutex_lock(&xhci->cmd_mutex);
+	spin_lock_irqsave(&xhci->lock, flags);
+	xhci->cmd_done = false;
+	xhci->cmd_trb = xhci_queue_trb(&xhci->cmd_ring, param, 0, control);
+	spin_unlock_irqrestore(&xhci->lock, flags);
+	xhci_ring_doorbell(xhci, 0, 0);
+	if (!xhci_wait(xhci, &xhci->cmd_done, XHCI_TMOUT_CMD)) {
+		printk(KERN_ERR "usb%u: xhci: command %u does not complete; controller given up\n",
+		       xhci->hcd.busnum, TRB_FIELD_TYPE(control));
+		xhci->dead = true;
+		mutex_unlock(&xhci->cmd_mutex);
+		return -ETIMEDOUT;
+	}
+	code = (int)xhci->cmd_code;
+	if (slot_id)
+		*slot_id = xhci->cmd_slot;
+	mutex_unlock(&xhci->cmd_mutex);
+	return code;
+}
+
+/* A command that must succeed: 0, or -EPROTO with a line naming what. */
+static int xhci_command_ok(struct xhci_slot *slot, uint64_t param, uint32_t control,
+			   const char *what)
+{
+	int code = xhci_command(slot->xhci, param, control | TRB_SLOT(slot->id), NULL);
+
+	if (code == COMP_SUCCESS)
+		return 0;
+	if (code > 0)
+		printk(KERN_ERR "usb %s: xhci: %s failed, completion code %d\n", slot->udev.devpath,
+		       what, code);
+	return code < 0 ? code : -EPROTO;
+}
+
+/* Point ep's controller state at its ring's enqueue position, dropping
+ * whatever TD was on it.  The endpoint is stopped or halted. */
+static int xhci_set_dequeue(struct xhci_slot *slot, struct xhci_ep *ep)
+{
+	return xhci_command_ok(slot, xhci_ring_pos(&ep->ring) | ep->ring.cycle,
+			       TRB_TYPE(TRB_SET_DEQ) | TRB_EP(ep->dci), "Set TR Dequeue Pointer");
+}
+
+/* A halted endpoint made usable again: Reset Endpoint, then skip the TD. */
+static int xhci_reset_ep(struct xhci_slot *slot, struct xhci_ep *ep)
+{
+	int err = xhci_command_ok(slot, 0, TRB_TYPE(TRB_RESET_EP) | TRB_EP(ep->dci), "Reset Endpoint");
+
+	return err ? err : xhci_set_dequeue(slot, ep);
+}
+
+/*
+ * Transfers.
+ */
+
+static void xhci_td_start(struct xhci_hcd *xhci, struct xhci_td *td, bool control)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&xhci->lock, flags);
+	td->active = true;
+	td->done = false;
+	td->control = control;
+	td->ntrbs = 0;
+	td->actual = 0;
+	td->short_packet = false;
+	td->code = 0;
+	spin_unlock_irqrestore(&xhci->lock, flags);
+}
+
+/* Queue one TRB of td and remember where it went and where its bytes end. */
+static void xhci_td_add(struct xhci_ep *ep, uint64_t param, uint32_t status, uint32_t control,
+			unsigned int len)
+{
+	struct xhci_td *td = &ep->td;
+	unsigned int before = td->ntrbs ? td->end[td->ntrbs - 1] : 0;
+
+	td->end[td->ntrbs] = before + len;
+	td->trb[td->ntrbs] = xhci_queue_trb(&ep->ring, param, status, control);
+	td->ntrbs++;
+}
+
+/*
+ * Ring ep's doorbell for td and wait for it: the bytes moved, or an
+ * errno as struct hc_driver says.  A TD that times out is stopped and
+ * skipped; one that halted the endpoint leaves it halted.
+ */
+static int xhci_td_run(struct xhci_slot *slot, struct xhci_ep *ep, unsigned int timeout_ms)
+{
+	struct xhci_hcd *xhci = slot->xhci;
+	struct xhci_td *td = &ep->td;
+	unsigned long flags;
+	int ret;
+
+	xhci_ring_doorbell(xhci, slot->id, ep->dci);
+	if (!xhci_wait(xhci, &td->done, timeout_ms)) {
+		xhci_command(xhci, 0, TRB_TYPE(TRB_STOP_RING) | TRB_SLOT(slot->id) | TRB_EP(ep->dci),
+			     NULL);
+		spin_lock_irqsave(&xhci->lock, flags);
+		td->active = false;
+		spin_unlock_irqrestore(&xhci->lock, flags);
+		xhci_set_dequeue(slot, ep);
+		return -ETIMEDOUT;
+	}
+	spin_lock_irqsave(&xhci->lock, flags);
+	td->active = false;
+	switch (td->code) {
+	case COMP_SUCCESS:
+	case COMP_SHORT_PACKET:
+		ret = (int)td->actual;
+		break;
+	case COMP_STALL:
+		ret = -EPIPE;
+		break;
+	default:
+		ret = -EPROTO;
+		break;
+	}
+	spin_unlock_irqrestore(&xhci->lock, flags);
+	if (ret == -EPROTO)
+		printk(KERN_WARNING "usb %s: xhci: endpoint %u: transfer failed, completion code %u\n",
+		       slot->udev.devpath, ep->dci, td->code);
+	return ret;
+}
+
+static bool xhci_reaches(struct xhci_hcd *xhci, phys_addr_t addr, unsigned int len)
+{
+	return xhci->ac64 || addr + len <= (1ull << 32);
+}
+
+static int xhci_control(struct usb_device *udev, const struct usb_ctrlrequest *setup,
+			phys_addr_t buf, unsigned int len, unsigned int timeout_ms)
+{
+	struct xhci_slot *slot = udev->hcpriv;
+	struct xhci_ep *ep = slot->eps[1];
+	bool in = setup->bRequestType & USB_DIR_IN;
+	uint64_t packet;
+	int ret;
+
+	if (slot->xhci->dead)
+		return -ENODEV;
+	if (len && !xhci_reaches(slot->xhci, buf, len))
+		return -EIO;
+	memcpy(&packet, setup, sizeof(packet));
+	xhci_td_start(slot->xhci, &ep->td, true);
+	xhci_td_add(ep, packet, 8, TRB_TYPE(TRB_SETUP) | TRB_IDT |
+		    (len ? (in ? TRB_TRT_IN : TRB_TRT_OUT) : 0), 0);
+	if (len)
+		xhci_td_add(ep, buf, len, TRB_TYPE(TRB_DATA) | TRB_ISP | (in ? TRB_DIR_IN : 0), len);
+	xhci_td_add(ep, 0, 0, TRB_TYPE(TRB_STATUS) | TRB_IOC | (len && in ? 0 : TRB_DIR_IN), 0);
+	ret = xhci_td_run(slot, ep, timeout_ms);
+	if (ret == -EPIPE || ret == -EPROTO)
+		xhci_reset_ep(slot, ep);
+	return ret;
+}
+
+static int xhci_bulk(struct usb_device *udev, struct usb_host_endpoint *hep,
+		     const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms)
+{
+	struct xhci_slot *slot = udev->hcpriv;
+	struct xhci_ep *ep = hep->hcpriv;
+	unsigned int i, total = 0, left;
+	uint32_t control;
+
+	if (slot->xhci->dead)
+		return -ENODEV;
+	if (nsg == 0 || nsg > XHCI_MAX_TD_TRBS)
+		return -EINVAL;
+	for (i = 0; i < nsg; i++) {
+		if (!sg[i].length || sg[i].length > PAGE_SIZE ||
+		    (sg[i].dma_address & ~(phys_addr_t)(PAGE_SIZE - 1)) !=
+		    ((sg[i].dma_address + sg[i].length - 1) & ~(phys_addr_t)(PAGE_SIZE - 1)))
+			return -EINVAL;		/* a piece must stay in its page */
+		if (!xhci_reaches(slot->xhci, sg[i].dma_address, sg[i].length)) {
+			printk(KERN_ERR "usb %s: a buffer above 4 GiB, and the controller has 32-bit DMA\n",
+			       udev->devpath);
+			return -EIO;
+		}
+		total += sg[i].length;
+	}
+	xhci_td_start(slot->xhci, &ep->td, false);
+	left = total;
+	for (i = 0; i < nsg; i++) {
+		left -= sg[i].length;
+		control = TRB_TYPE(TRB_NORMAL) | TRB_ISP | (i + 1 < nsg ? TRB_CHAIN : TRB_IOC);
+		/* TD Size: packets still to go after this TRB. */
+		xhci_td_add(ep, sg[i].dma_address,
+			    sg[i].length | TRB_TD_SIZE((left + hep->maxpacket - 1) / hep->maxpacket),
+			    control, sg[i].length);
+	}
+	return xhci_td_run(slot, ep, timeout_ms);
+}
+
+static int xhci_reset_endpoint(struct usb_device *udev, struct usb_host_endpoint *hep)
+{
+	return xhci_reset_ep(udev->hcpriv, hep->hcpriv);
+}
+
+/* The DCI of an endpoint address: 2 * number, plus one for IN. */
+static unsigned int xhci_dci(uint8_t address)
+{
+	return 2 * (address & USB_ENDPOINT_NUMBER_MASK) + !!(address & USB_DIR_IN);
+}
+
+static int xhci_enable_endpoints(struct usb_device *udev)
+{
+	struct xhci_slot *slot = udev->hcpriv;
+	struct xhci_hcd *xhci = slot->xhci;
+	unsigned int i, dci, last = 1;
+	uint32_t add = 1;		/* the slot context */
+	uint32_t *ctx;
+	int err;
+
+	memset(page_address(slot->in_ctx), 0, PAGE_SIZE);
+	for (i = 0; i < udev->nr_ep; i++) {
+		struct usb_host_endpoint *hep = &udev->ep[i];
+		struct xhci_ep *ep;
+
+		if (hep->type != USB_ENDPOINT_XFER_BULK)
+			return -EINVAL;
+		dci = xhci_dci(hep->address);
+		ep = kzalloc(sizeof(*ep), GFP_KERNEL);
+		if (!ep)
+			return -ENOMEM;
+		ep->dci = dci;
+		err = xhci_ring_init(xhci, &ep->ring, true);
+		if (err) {
+			kfree(ep);
+			return err;
+		}
+		slot->eps[dci] = ep;
+		hep->hcpriv = ep;
+		ctx = in_ep(slot, dci);
+		ctx[1] = ERROR_COUNT(3) | EP_TYPE(hep->address & USB_DIR_IN ? EP_BULK_IN : EP_BULK_OUT) |
+			 MAX_BURST(hep->maxburst) | MAX_PACKET(hep->maxpacket);
+		ctx[2] = (uint32_t)ep->ring.dma | 1;	/* dequeue cycle state */
+		ctx[3] = (uint32_t)(ep->ring.dma >> 32);
+		ctx[4] = EP_AVG_TRB_LENGTH(PAGE_SIZE);
+		add |= 1u << dci;
+		last = MAX(last, dci);
+	}
+	in_ctrl(slot)[1] = add;
+	/* The slot context as the controller has it, with the new last DCI. */
+	memcpy(in_slot(slot), xhci_ctx(xhci, slot->out_ctx, 0), xhci->ctx_size);
+	ctx = in_slot(slot);
+	ctx[0] = (ctx[0] & ~LAST_CTX(0x1f)) | LAST_CTX(last);
+	ctx[3] = 0;			/* the address and state are output only */
+	return xhci_command_ok(slot, page_to_phys(slot->in_ctx), TRB_TYPE(TRB_CONFIG_EP),
+			       "Configure Endpoint");
+}
+
+static const struct hc_driver xhci_hc_driver = {
+	.control = xhci_control,
+	.enable_endpoints = xhci_enable_endpoints,
+	.bulk = xhci_bulk,
+	.reset_endpoint = xhci_reset_endpoint,
+};
+
+/*
+ * Devices on the root ports.
+ */
+
+static const char *const xhci_speed_name[] = {
+	[USB_SPEED_LOW] = "low-speed", [USB_SPEED_FULL] = "full-speed",
+	[USB_SPEED_HIGH] = "high-speed", [USB_SPEED_SUPER] = "SuperSpeed",
+};
+
+/* PORTSC's speed field as the USB speed (the default Protocol Speed IDs
+ * every controller uses for its USB 2 and USB 3 ports). */
+static enum usb_device_speed xhci_port_speed(uint32_t portsc)
+{
+	switch (PORT_SPEED(portsc)) {
+	case 1: return USB_SPEED_FULL;
+	case 2: return USB_SPEED_LOW;
+	case 3: return USB_SPEED_HIGH;
+	case 4: return USB_SPEED_SUPER;
+	default: return USB_SPEED_UNKNOWN;
+	}
+}
+
+/* Endpoint 0's first max packet size: what the speed implies (a
+ * full-speed device may say otherwise; 8 always works to start with). */
+static unsigned int xhci_ep0_maxpacket(enum usb_device_speed speed)
+{
+	switch (speed) {
+	case USB_SPEED_HIGH: return 64;
+	case USB_SPEED_SUPER: return 512;
+	default: return 8;
+	}
+}
+
+/* Reset port n when a device is on it and the port is not enabled (a
+ * USB 2 port; USB 3 ports enable themselves), and wait for it to be
+ * enabled.  Returns PORTSC then, or 0 when the port has no device or
+ * does not come up (logged). */
+static uint32_t xhci_port_reset(struct xhci_hcd *xhci, unsigned int n)
+{
+	uint32_t portsc = xhci_readl(xhci->op, XHCI_PORTSC(n));
+
+	if (!(portsc & PORT_CONNECT))
+		return 0;
+	if (!(portsc & PORT_PE)) {
+		xhci_writel(xhci->op, XHCI_PORTSC(n), (portsc & PORT_RW_MASK) | PORT_RESET);
+		if (!xhci_handshake(xhci->op, XHCI_PORTSC(n), PORT_RC, PORT_RC, XHCI_TMOUT_PORT_RESET)) {
+			printk(KERN_WARNING "usb%u: port %u does not finish its reset\n",
+			       xhci->hcd.busnum, n);
+			return 0;
+		}
+		mdelay(10);	/* reset recovery (USB 2.0 7.1.7.5, TRSTRCY) */
+		portsc = xhci_readl(xhci->op, XHCI_PORTSC(n));
+	}
+	xhci_writel(xhci->op, XHCI_PORTSC(n), (portsc & PORT_RW_MASK) | (portsc & PORT_CHANGE_BITS));
+	if (!(portsc & PORT_PE)) {
+		printk(KERN_WARNING "usb%u: port %u: a device that does not enable\n",
+		       xhci->hcd.busnum, n);
+		return 0;
+	}
+	return portsc;
+}
+
+/* The slot's endpoint 0: its ring and its context in the input context. */
+static int xhci_setup_ep0(struct xhci_slot *slot, unsigned int port, enum usb_device_speed speed)
+{
+	struct xhci_ep *ep = kzalloc(sizeof(*ep), GFP_KERNEL);
+	uint32_t *ctx;
+	int err;
+
+	if (!ep)
+		return -ENOMEM;
+	ep->dci = 1;
+	err = xhci_ring_init(slot->xhci, &ep->ring, true);
+	if (err) {
+		kfree(ep);
+		return err;
+	}
+	slot->eps[1] = ep;
+	in_ctrl(slot)[1] = 3;		/* add the slot and endpoint 0 */
+	ctx = in_slot(slot);
+	ctx[0] = SLOT_SPEED(speed == USB_SPEED_SUPER ? 4 : speed == USB_SPEED_HIGH ? 3 :
+			    speed == USB_SPEED_LOW ? 2 : 1) | LAST_CTX(1);
+	ctx[1] = ROOT_HUB_PORT(port);
+	ctx = in_ep(slot, 1);
+	ctx[1] = ERROR_COUNT(3) | EP_TYPE(EP_CTRL) | MAX_PACKET(xhci_ep0_maxpacket(speed));
+	ctx[2] = (uint32_t)ep->ring.dma | 1;
+	ctx[3] = (uint32_t)(ep->ring.dma >> 32);
+	ctx[4] = EP_AVG_TRB_LENGTH(8);
+	return 0;
+}
+
+/* Tell the controller endpoint 0's real max packet size (a full-speed
+ * device's bMaxPacketSize0) with Evaluate Context. */
+static int xhci_update_ep0(struct xhci_slot *slot, unsigned int maxpacket)
+{
+	uint32_t *ctx;
+
+	memset(page_address(slot->in_ctx), 0, PAGE_SIZE);
+	in_ctrl(slot)[1] = 2;		/* endpoint 0 */
+	memcpy(in_ep(slot, 1), xhci_ctx(slot->xhci, slot->out_ctx, 1), slot->xhci->ctx_size);
+	ctx = in_ep(slot, 1);
+	ctx[0] &= ~EP_STATE_MASK;
+	ctx[1] = (ctx[1] & 0xffff) | MAX_PACKET(maxpacket);
+	return xhci_command_ok(slot, page_to_phys(slot->in_ctx), TRB_TYPE(TRB_EVAL_CONTEXT),
+			       "Evaluate Context");
+}
+
+/*
+ * A device on port n: a slot for it (Enable Slot), its contexts,
+ * endpoint 0 addressed (Address Device), then the core takes over.
+ * The slot stays for the whole boot, also when the core finds no driver.
+ */
+static void xhci_new_device(struct xhci_hcd *xhci, unsigned int n, uint32_t portsc)
+{
+	enum usb_device_speed speed = xhci_port_speed(portsc);
+	struct usb_device_descriptor *desc;
+	struct xhci_slot *slot;
+	unsigned long flags;
+	unsigned int id;
+	int code, len;
+
+	code = xhci_command(xhci, 0, TRB_TYPE(TRB_ENABLE_SLOT), &id);
+	if (code != COMP_SUCCESS || id == 0 || id > XHCI_MAX_SLOTS) {
+		printk(KERN_WARNING "usb%u: port %u: no device slot (completion %d, slot %u)\n",
+		       xhci->hcd.busnum, n, code, id);
+		return;
+	}
+	slot = kzalloc(sizeof(*slot), GFP_KERNEL);
+	if (!slot || !(slot->out_ctx = xhci_alloc_page(xhci)) ||
+	    !(slot->in_ctx = xhci_alloc_page(xhci))) {
+		printk(KERN_ERR "usb%u: port %u: out of memory for the device\n", xhci->hcd.busnum, n);
+		return;		/* what was allocated stays with the enabled slot */
+	}
+	slot->xhci = xhci;
+	slot->id = id;
+	slot->udev.bus = &xhci->hcd;
+	slot->udev.hcpriv = slot;
+	slot->udev.busnum = xhci->hcd.busnum;
+	slot->udev.portnum = n;
+	slot->udev.speed = speed;
+	snprintf(slot->udev.devpath, sizeof(slot->udev.devpath), "%u-%u", xhci->hcd.busnum, n);
+	if (xhci_setup_ep0(slot, n, speed))
+		return;
+	((uint64_t *)page_address(xhci->dcbaa))[id] = page_to_phys(slot->out_ctx);
+	spin_lock_irqsave(&xhci->lock, flags);
+	xhci->slots[id] = slot;
+	spin_unlock_irqrestore(&xhci->lock, flags);
+	if (xhci_command_ok(slot, page_to_phys(slot->in_ctx), TRB_TYPE(TRB_ADDR_DEV),
+			    "Address Device"))
+		return;
+	mdelay(2);			/* SET_ADDRESS recovery (USB 2.0 9.2.6.3) */
+	printk(KERN_INFO "usb %s: new %s USB device number %u using xhci_hcd\n", slot->udev.devpath,
+	       speed < ARRAY_SIZE(xhci_speed_name) && xhci_speed_name[speed] ?
+	       xhci_speed_name[speed] : "unknown-speed", id);
+	if (speed == USB_SPEED_FULL || speed == USB_SPEED_LOW) {
+		desc = kmalloc(8, GFP_KERNEL);
+		if (!desc)
+			return;
+		len = usb_get_descriptor(&slot->udev, USB_DT_DEVICE, 0, desc, 8);
+		if (len == 8 && desc->bMaxPacketSize0 != xhci_ep0_maxpacket(speed) &&
+		    xhci_update_ep0(slot, desc->bMaxPacketSize0)) {
+			kfree(desc);
+			return;
+		}
+		kfree(desc);
+	}
+	usb_new_device(&slot->udev);
+}
+
+/*
+ * The controller.
+ */
+
+/* Take the controller from the firmware (xHCI 4.22.1): set the OS-owned
+ * semaphore, wait for the BIOS to drop its own, turn its SMIs off. */
+static void xhci_bios_handoff(struct xhci_hcd *xhci)
+{
+	unsigned int off = (xhci_readl(xhci->cap, XHCI_HCCPARAMS1) >> 16) << 2;
+	uint32_t val;
+
+	while (off) {
+		val = xhci_readl(xhci->cap, off);
+		if ((val & 0xff) == XHCI_EXT_CAPS_LEGACY) {
+			if (val & XHCI_HC_BIOS_OWNED) {
+				xhci_writel(xhci->cap, off, val | XHCI_HC_OS_OWNED);
+				if (!xhci_handshake(xhci->cap, off, XHCI_HC_BIOS_OWNED, 0,
+						    XHCI_TMOUT_HANDOFF)) {
+					printk(KERN_WARNING "usb%u: the firmware does not hand the controller over; taking it\n",
+					       xhci->hcd.busnum);
+					xhci_writel(xhci->cap, off, (val & ~XHCI_HC_BIOS_OWNED) |
+						    XHCI_HC_OS_OWNED);
+				}
+			}
+			val = xhci_readl(xhci->cap, off + XHCI_LEGACY_CONTROL);
+			xhci_writel(xhci->cap, off + XHCI_LEGACY_CONTROL,
+				    val & ~XHCI_LEGACY_DISABLE_SMI);
+			return;
+		}
+		off = ((val >> 8) & 0xff) ? off + (((val >> 8) & 0xff) << 2) : 0;
+	}
+}
+
+/* Halt and reset the controller; false (logged) when it does not. */
+static bool xhci_reset(struct xhci_hcd *xhci)
+{
+	xhci_writel(xhci->op, XHCI_USBCMD, xhci_readl(xhci->op, XHCI_USBCMD) & ~CMD_RUN);
+	if (!xhci_handshake(xhci->op, XHCI_USBSTS, STS_HALT, STS_HALT, XHCI_TMOUT_RESET) ||
+	    (xhci_writel(xhci->op, XHCI_USBCMD, CMD_RESET),
+	     !xhci_handshake(xhci->op, XHCI_USBCMD, CMD_RESET, 0, XHCI_TMOUT_RESET)) ||
+	    !xhci_handshake(xhci->op, XHCI_USBSTS, STS_CNR, 0, XHCI_TMOUT_RESET)) {
+		printk(KERN_WARNING "usb%u: xhci: the controller does not reset, skipped\n",
+		       xhci->hcd.busnum);
+		return false;
+	}
+	return true;
+}
+
+/* Scratchpad buffers the controller asks for (HCSPARAMS2): an array of
+ * page addresses in DCBAA entry 0.  0 or -ENOMEM. */
+static int xhci_alloc_scratchpad(struct xhci_hcd *xhci)
+{
+	uint32_t p2 = xhci_readl(xhci->cap, XHCI_HCSPARAMS2);
+	unsigned int n = ((p2 >> 21) & 0x1f) << 5 | (p2 >> 27), i;
+	struct page *array, *buf;
+
+	if (n == 0)
+		return 0;
+	if (n > PAGE_SIZE / sizeof(uint64_t) || !(array = xhci_alloc_page(xhci)))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (!(buf = xhci_alloc_page(xhci)))
+			return -ENOMEM;	/* kept: the controller is not started */
+		((uint64_t *)page_address(array))[i] = page_to_phys(buf);
+	}
+	((uint64_t *)page_address(xhci->dcbaa))[0] = page_to_phys(array);
+	return 0;
+}
+
+/* Rings, contexts and interrupter 0 set up, the controller started;
+ * false (logged) when memory or the controller fails. */
+static bool xhci_start(struct xhci_hcd *xhci)
+{
+	uint64_t *erst;
+
+	if (!(xhci->dcbaa = xhci_alloc_page(xhci)) || xhci_alloc_scratchpad(xhci) ||
+	    xhci_ring_init(xhci, &xhci->cmd_ring, true) ||
+	    xhci_ring_init(xhci, &xhci->event_ring, false))
+		return false;
+	xhci_writel(xhci->op, XHCI_CONFIG, MIN(xhci->max_slots, XHCI_MAX_SLOTS));
+	xhci_write64(xhci->op, XHCI_DCBAAP, page_to_phys(xhci->dcbaa));
+	xhci_write64(xhci->op, XHCI_CRCR, xhci->cmd_ring.dma | 1);
+	/* The event ring segment table: one entry, 64-byte aligned, at the
+	 * end of the DCBAA's page, after the slots' entries. */
+	erst = (uint64_t *)((char *)page_address(xhci->dcbaa) + PAGE_SIZE - 64);
+	erst[0] = xhci->event_ring.dma;
+	erst[1] = TRBS_PER_RING;
+	xhci_writel(xhci->run, XHCI_ERSTSZ, 1);
+	xhci_write64(xhci->run, XHCI_ERDP, xhci->event_ring.dma);
+	xhci_write64(xhci->run, XHCI_ERSTBA, virt_to_phys(erst));
+	xhci_writel(xhci->run, XHCI_IMOD, 0);
+	xhci_writel(xhci->run, XHCI_IMAN, IMAN_IP | (xhci->use_irq ? IMAN_IE : 0));
+	xhci_writel(xhci->op, XHCI_USBCMD, CMD_RUN | (xhci->use_irq ? CMD_EIE : 0));
+	if (!xhci_handshake(xhci->op, XHCI_USBSTS, STS_HALT, 0, XHCI_TMOUT_RESET)) {
+		printk(KERN_WARNING "usb%u: xhci: the controller does not start\n", xhci->hcd.busnum);
+		return false;
+	}
+	return true;
+}
+
+/* The controller's INTx line, when it is free for our handler (or ours
+ * already); else polled, with a line. */
+static bool xhci_setup_irq(struct xhci_hcd *xhci)
+{
+	static uint16_t xhci_irq_lines;	/* bit n: our handler owns PIC line n */
+	unsigned int irq = xhci->pdev->irq;
+	int err;
+
+	if (irq == PCI_IRQ_NONE) {
+		printk(KERN_INFO "usb%u: xhci: no interrupt line, completion polled\n",
+		       xhci->hcd.busnum);
+		return false;
+	}
+	if (!(xhci_irq_lines & (1u << irq))) {
+		err = request_irq(irq, xhci_irq, "xhci");
+		if (err) {
+			printk(KERN_INFO "usb%u: xhci: IRQ %u is another driver's (error %d), completion polled\n",
+			       xhci->hcd.busnum, irq, err);
+			return false;
+		}
+		xhci_irq_lines |= 1u << irq;
+	}
+	return true;
+}
+
+static void xhci_probe(struct pci_dev *pdev)
+{
+	uint64_t bar = pci_resource_start(pdev, 0);
+	struct xhci_hcd *xhci;
+	unsigned long flags;
+	uint32_t portsc;
+	unsigned int n;
+
+	if (!(pci_resource_flags(pdev, 0) & IORESOURCE_MEM) || !bar) {
+		printk(KERN_WARNING "xhci %02x:%02x.%u: no register BAR, skipped\n", pdev->bus,
+		       PCI_SLOT(pdev->devfn), PCI_FUNC(pdev->devfn));
+		return;
+	}
+	xhci = kzalloc(sizeof(*xhci), GFP_KERNEL);
+	if (!xhci || !(xhci->cap = ioremap(bar, pci_resource_len(pdev, 0)))) {
+		printk(KERN_ERR "xhci: out of memory\n");
+		kfree(xhci);
+		return;
+	}
+	pci_enable_device(pdev);
+	xhci->pdev = pdev;
+	xhci->hcd.driver = &xhci_hc_driver;
+	xhci->hcd.busnum = ++xhci_nr_buses;
+	xhci->hcd.hcpriv = xhci;
+	xhci->op = xhci->cap + (xhci_readl(xhci->cap, XHCI_CAPLENGTH) & 0xff);
+	xhci->run = xhci->cap + (xhci_readl(xhci->cap, XHCI_RTSOFF) & ~0x1fu);
+	xhci->db = xhci->cap + (xhci_readl(xhci->cap, XHCI_DBOFF) & ~0x3u);
+	xhci->max_slots = xhci_readl(xhci->cap, XHCI_HCSPARAMS1) & 0xff;
+	xhci->max_ports = xhci_readl(xhci->cap, XHCI_HCSPARAMS1) >> 24;
+	xhci->ac64 = xhci_readl(xhci->cap, XHCI_HCCPARAMS1) & HCC_64BIT_ADDR;
+	xhci->ctx_size = xhci_readl(xhci->cap, XHCI_HCCPARAMS1) & HCC_64BYTE_CONTEXT ? 64 : 32;
+	spin_lock_init(&xhci->lock, "xhci");
+	init_waitqueue_head(&xhci->wq);
+	mutex_init(&xhci->cmd_mutex);
+	printk(KERN_INFO "usb%u: xHCI %x.%02x at %#lx, %u ports, %u slots%s\n", xhci->hcd.busnum,
+	       xhci_readl(xhci->cap, XHCI_CAPLENGTH) >> 24, (xhci_readl(xhci->cap, XHCI_CAPLENGTH) >> 16) & 0xff,
+	       (unsigned long)bar, xhci->max_ports, xhci->max_slots, xhci->ac64 ? ", 64-bit DMA" : "");
+	if (!(xhci_readl(xhci->op, XHCI_PAGESIZE) & 1)) {
+		printk(KERN_WARNING "usb%u: xhci: no 4 KiB page size, skipped\n", xhci->hcd.busnum);
+		return;
+	}
+	xhci_bios_handoff(xhci);
+	if (!xhci_reset(xhci))
+		return;
+	xhci->use_irq = xhci_setup_irq(xhci);
+	flags = local_irq_save();	/* the handler walks xhci_hosts */
+	list_add_tail(&xhci->list, &xhci_hosts);
+	local_irq_restore(flags);
+	if (!xhci_start(xhci))
+		return;
+	if (xhci->use_irq)
+		printk(KERN_INFO "usb%u: xhci: completion by interrupt on IRQ %u\n",
+		       xhci->hcd.busnum, pdev->irq);
+	for (n = 1; n <= xhci->max_ports; n++) {
+		portsc = xhci_readl(xhci->op, XHCI_PORTSC(n));
+		if (!(portsc & PORT_POWER)) {
+			xhci_writel(xhci->op, XHCI_PORTSC(n), (portsc & PORT_RW_MASK) | PORT_POWER);
+			mdelay(20);
+		}
+	}
+	mdelay(100);			/* devices connect after power (USB 2.0 7.1.7.3) */
+	for (n = 1; n <= xhci->max_ports && !xhci->dead; n++) {
+		portsc = xhci_port_reset(xhci, n);
+		if (portsc)
+			xhci_new_device(xhci, n, portsc);
+	}
+}
+
+void xhci_init(void)
+{
+	struct pci_dev *pdev = NULL;
+
+	while ((pdev = pci_get_device(PCI_ANY_ID, PCI_ANY_ID, pdev)))
+		if (pdev->class == PCI_CLASS_SERIAL_USB_XHCI)
+			xhci_probe(pdev);
+}
