@@ -927,16 +927,18 @@ def swap_usb_partition_case(build):
     """A USB disk (usb-storage behind QEMU's xHCI) with an MBR made by
     sfdisk, the way a stick is laid out by a hobbyist: swap_verify on its
     second partition, found as sda2 and made a swap area by busybox
-    mkswap."""
+    mkswap.  The controller has USB 2 ports only (p3=0), so the disk is
+    high-speed and its port must be reset before it is enabled, as a
+    USB 2 stick's on a real PC."""
     case = swap_made_inside_case(
         build, "swap_usb_sda2_48m_bios", "48M",
         # SeaBIOS would boot the stick, whose MBR ends in 0x55aa: the CD first.
-        ["-boot", "order=d", "-device", "qemu-xhci,id=xhci",
+        ["-boot", "order=d", "-device", "qemu-xhci,id=xhci,p3=0",
          "-drive", "if=none,id=stick,format=raw,file={workdir}/disk.img",
          "-device", "usb-storage,bus=xhci.0,drive=stick"], "/dev/sda2", image_mib=288)
     partitioned_disk(os.path.join(build, "tests", case.name, "disk.img"), USB_PART_MBR,
                      size_mib=288)
-    case.expect += [r"usb 1-\d+: new (high-speed|SuperSpeed) USB device number \d+ using xhci_hcd",
+    case.expect += [r"usb 1-1: new high-speed USB device number 1 using xhci_hcd",
                     r"scsi 0:0:0:0: Direct-Access +QEMU +QEMU HARDDISK",
                     r"sd 0:0:0:0: \[sda\] 589824 512-byte logical blocks: \(302\.0 MB/288\.0 MiB\)",
                     r"^ sda: sda1 sda2$", r"^# swapverify\.sh: swap on /dev/sda2$"]
@@ -949,10 +951,12 @@ def swap_usb_partition_case(build):
 IOERR_SLOTS = range(4000, 4016)
 
 
-def swap_ioerr_case(build, name, iotype, expect):
+def swap_ioerr_case(build, name, iotype, expect, usb=False):
     """user/tests/swap_ioerr.c at -m 64M on a 256 MiB swap disk behind
     QEMU's blkdebug, whose rules fail every iotype ("read" or "write") of
-    IOERR_SLOTS with EIO; expect says what the console must show."""
+    IOERR_SLOTS with EIO; expect says what the console must show.  usb:
+    the disk is a USB disk (sda), which reports the error as SCSI sense
+    data after a failed command."""
     workdir = os.path.join(build, "tests", name)
     image = swap_disk(workdir, 256)
     conf = os.path.join(workdir, "blkdebug.conf")
@@ -960,11 +964,14 @@ def swap_ioerr_case(build, name, iotype, expect):
         for slot in IOERR_SLOTS:
             f.write('[inject-error]\nevent = "%s_aio"\niotype = "%s"\nerrno = "5"\n'
                     'sector = "%d"\n\n' % (iotype, iotype, slot * 8))
+    drive = "if=none,id=vd0,format=raw,file=blkdebug:%s:%s" % (conf, image)
     return QemuCase(
-        name, SWAP_CHECK + " swap=/dev/vda init=/sbin/init -- /usr/tests/runner swap_ioerr",
+        name, SWAP_CHECK + " swap=/dev/%s init=/sbin/init -- /usr/tests/runner swap_ioerr"
+        % ("sda" if usb else "vda"),
         mem="64M", timeout=600,
-        qemu_args=["-drive", "if=none,id=vd0,format=raw,file=blkdebug:%s:%s" % (conf, image),
-                   "-device", "virtio-blk-pci,drive=vd0"],
+        qemu_args=["-drive", drive] + (
+            ["-device", "qemu-xhci,id=xhci", "-device", "usb-storage,bus=xhci.0,drive=vd0"]
+            if usb else ["-device", "virtio-blk-pci,drive=vd0"]),
         expect=expect + [r"^# swap_ioerr: PASS \(", r"^user tests: 1 passed, 0 failed$",
                          r"^init: powering off$"] + SWAP_CHECKED,
         reject=USER_REJECT + (r"^ok \d+ - .* # skip ",))
@@ -1310,22 +1317,32 @@ def ahci_two_hbas_case(build):
          r"ahci: completion by interrupt on IRQ 10"])
 
 
-def usb_storage_case(build):
-    """Two USB disks (usb-storage) on QEMU's xHCI controller, the second
-    one on the next port: sda holds an ext2, sdb is scratch; no ATA disks,
-    so the sticks take the first sd names."""
+def usb_storage_case(build, polled=False):
+    """Two USB disks (usb-storage) on QEMU's xHCI controller, each on its
+    own root port: sda holds an ext2, sdb is scratch; no ATA disks, so the
+    sticks take the first sd names.  polled: a virtio disk in slot 3
+    takes the controller's IRQ 11 first, so it is driven polled."""
+    name = "usb_storage_polled_q35_bios" if polled else "usb_storage_q35_bios"
+    virtio = ["-drive", "if=none,id=vd0,format=raw,file={workdir}/vd.img",
+              "-device", "virtio-blk-pci,drive=vd0,addr=0x3"] if polled else []
+    if polled:
+        os.makedirs(os.path.join(build, "tests", name), exist_ok=True)
+        with open(os.path.join(build, "tests", name, "vd.img"), "wb") as f:
+            f.truncate(1 << 20)
     return sd_disk_case(
-        build, "usb_storage_q35_bios", [],
-        ["-device", "qemu-xhci,id=xhci",
-         "-drive", "if=none,id=stick0,format=raw,file={workdir}/disk.img",
-         "-device", "usb-storage,bus=xhci.0,drive=stick0",
-         "-drive", "if=none,id=stick1,format=raw,file={workdir}/scratch.img",
-         "-device", "usb-storage,bus=xhci.0,drive=stick1"],
+        build, name, [],
+        virtio + ["-device", "qemu-xhci,id=xhci,addr=0x2",
+                  "-drive", "if=none,id=stick0,format=raw,file={workdir}/disk.img",
+                  "-device", "usb-storage,bus=xhci.0,drive=stick0",
+                  "-drive", "if=none,id=stick1,format=raw,file={workdir}/scratch.img",
+                  "-device", "usb-storage,bus=xhci.0,drive=stick1"],
         [r"usb1: xHCI 1\.00 at 0x[0-9a-f]+, 8 ports, 64 slots, 64-bit DMA",
          r"usb 1-\d+: New USB device found, idVendor=46f4, idProduct=0001: \"QEMU USB HARDDRIVE\"",
          r"sd 0:0:0:0: \[sda\] 32768 512-byte logical blocks",
          r"sd 1:0:0:0: \[sdb\] 16384 512-byte logical blocks",
-         r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), sd$"])
+         r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), sd$",
+         r"usb1: xhci: IRQ 11 is another driver's \(error -16\), completion polled" if polled
+         else r"usb1: xhci: completion by interrupt on IRQ 11"])
 
 
 def blkdev_hostile_case(build):
@@ -1791,6 +1808,11 @@ def cases(build):
                         [r"Read-error on swap-device \(\d+\)$",
                          r"swap: read of swap entry 0x[0-9a-f]+ failed: swap_ioerr \(pid \d+\) "
                          r"killed by SIGBUS$", r"^# child killed by SIGBUS$"]),
+        swap_ioerr_case(build, "swap_read_error_usb_64m_bios", "read",
+                        [r"sd sda: read of sector \d+ failed: status 2, sense key 0xb/0x0",
+                         r"Read-error on swap-device \(\d+\)$",
+                         r"swap: read of swap entry 0x[0-9a-f]+ failed: swap_ioerr \(pid \d+\) "
+                         r"killed by SIGBUS$", r"^# child killed by SIGBUS$"], usb=True),
         swap_error_orphan_case(build),
         swap_slow_disk_case(build),
         swap_inflight_case(build),
@@ -1805,6 +1827,7 @@ def cases(build):
         ahci_case(build, polled=True),
         ahci_two_hbas_case(build),
         usb_storage_case(build),
+        usb_storage_case(build, polled=True),
         bench_smoke_case(build),
         bench_reclaim_smoke_case(build),
         user_busybox_case(build),

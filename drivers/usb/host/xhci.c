@@ -184,6 +184,7 @@ struct xhci_trb {
 #define MAX_PACKET(p)		((uint32_t)(p) << 16)
 #define EP_AVG_TRB_LENGTH(n)	(n)
 #define EP_STATE_MASK		7
+#define EP_STATE_HALTED		2
 
 /* Bounds of the waits, milliseconds. */
 #define XHCI_TMOUT_RESET	1000
@@ -594,11 +595,16 @@ static int xhci_set_dequeue(struct xhci_slot *slot, struct xhci_ep *ep)
 			       TRB_TYPE(TRB_SET_DEQ) | TRB_EP(ep->dci), "Set TR Dequeue Pointer");
 }
 
-/* A halted endpoint made usable again: Reset Endpoint, then skip the TD. */
+/* A halted endpoint made usable again: Reset Endpoint, then skip the TD.
+ * An endpoint that is not halted (a stopped one, whose TD was skipped
+ * when it timed out) needs nothing. */
 static int xhci_reset_ep(struct xhci_slot *slot, struct xhci_ep *ep)
 {
-	int err = xhci_command_ok(slot, 0, TRB_TYPE(TRB_RESET_EP) | TRB_EP(ep->dci), "Reset Endpoint");
+	int err;
 
+	if ((xhci_ctx(slot->xhci, slot->out_ctx, ep->dci)[0] & EP_STATE_MASK) != EP_STATE_HALTED)
+		return 0;
+	err = xhci_command_ok(slot, 0, TRB_TYPE(TRB_RESET_EP) | TRB_EP(ep->dci), "Reset Endpoint");
 	return err ? err : xhci_set_dequeue(slot, ep);
 }
 
