@@ -215,6 +215,8 @@ UNIT_SRCS_slab       := mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_st
 UNIT_SRCS_bio        := drivers/block/bio.c mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_blk_merge  := drivers/block/blk-merge.c
 UNIT_SRCS_libata     := drivers/block/libata-core.c drivers/scsi/scsi.c tests/unit/kernel_stubs.c
+UNIT_SRCS_usb_storage := drivers/usb/core/hub.c drivers/usb/core/message.c drivers/usb/storage/transport.c \
+	mm/slab.c tests/unit/fake_machine.c tests/unit/kernel_stubs.c
 UNIT_SRCS_partitions := $(wildcard drivers/block/partitions/*.c) kernel/lib/crc32.c tests/unit/kernel_stubs.c
 UNIT_SRCS_memblock   := mm/memblock.c
 UNIT_SRCS_vt         := drivers/console/vt.c tests/unit/fake_vt.c
