@@ -1,6 +1,7 @@
 /*
- * sd_disk: two ATA disks through a driver of drivers/block/ (the QEMU
- * cases ata_piix_pc_bios and ahci_q35_bios give them): /dev/sda, an ext2
+ * sd_disk: two sd disks, by an ATA driver of drivers/block/ or over USB
+ * (the QEMU cases ata_piix_pc_bios, ahci_q35_bios and usb_storage_q35_bios
+ * give them): /dev/sda, an ext2
  * made by mke2fs -d holding hello.txt, and /dev/sdb, 8 MiB of zeroes.
  * Elsewhere (no /dev/sdb, the build machine) everything is skipped.
  *
