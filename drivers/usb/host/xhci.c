@@ -118,7 +118,10 @@
 #define  XHCI_HC_BIOS_OWNED	(1u << 16)
 #define  XHCI_HC_OS_OWNED	(1u << 24)
 #define XHCI_LEGACY_CONTROL	4	/* USBLEGCTLSTS, after USBLEGSUP */
+/* The reserved bits, kept when the SMI enables are cleared, and the SMI
+ * events, written 1 to clear (Linux's XHCI_LEGACY_DISABLE_SMI, _SMI_EVENTS). */
 #define  XHCI_LEGACY_DISABLE_SMI	((0x7u << 1) | (0xffu << 5) | (0x7u << 17))
+#define  XHCI_LEGACY_SMI_EVENTS	(0x7u << 29)
 
 /* TRBs. */
 struct xhci_trb {
@@ -193,7 +196,6 @@ struct xhci_trb {
 #define XHCI_TMOUT_CMD		5000
 
 #define XHCI_MAX_SLOTS		32
-#define XHCI_MAX_PORTS		255
 /* Endpoint contexts are numbered by DCI: 1 is endpoint 0, then
  * 2 * number + (IN ? 1 : 0). */
 #define XHCI_MAX_DCI		31
@@ -1010,7 +1012,7 @@ static void xhci_bios_handoff(struct xhci_hcd *xhci)
 			}
 			val = xhci_readl(xhci->cap, off + XHCI_LEGACY_CONTROL);
 			xhci_writel(xhci->cap, off + XHCI_LEGACY_CONTROL,
-				    val & ~XHCI_LEGACY_DISABLE_SMI);
+				    (val & XHCI_LEGACY_DISABLE_SMI) | XHCI_LEGACY_SMI_EVENTS);
 			return;
 		}
 		off = ((val >> 8) & 0xff) ? off + (((val >> 8) & 0xff) << 2) : 0;
