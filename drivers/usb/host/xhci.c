@@ -1019,6 +1019,36 @@ static void xhci_bios_handoff(struct xhci_hcd *xhci)
 	}
 }
 
+/* Intel's 7 and 8 series chipsets give their USB ports to the EHCI
+ * controller beside the xHCI until the OS switches them over in the
+ * xHCI's configuration space (Linux's usb_enable_intel_xhci_ports):
+ * without it a stick in such a PC is not seen here. */
+#define INTEL_USB3_PSSEN	0xd8	/* SuperSpeed enable, by port */
+#define INTEL_USB3PRM		0xdc	/* ...which ports may be switched */
+#define INTEL_XUSB2PR		0xd0	/* USB 2 ports routed to the xHCI */
+#define INTEL_XUSB2PRM		0xd4	/* ...which may be */
+
+static void xhci_intel_switch_ports(struct xhci_hcd *xhci)
+{
+	static const uint16_t switchable[] = { 0x1e31, 0x8c31, 0x9c31 };
+	struct pci_dev *pdev = xhci->pdev;
+	uint32_t mask;
+	unsigned int i;
+
+	if (pdev->vendor != 0x8086)
+		return;
+	for (i = 0; i < ARRAY_SIZE(switchable) && switchable[i] != pdev->device; i++)
+		;
+	if (i == ARRAY_SIZE(switchable))
+		return;
+	pci_read_config_dword(pdev, INTEL_USB3PRM, &mask);
+	pci_write_config_dword(pdev, INTEL_USB3_PSSEN, mask);
+	pci_read_config_dword(pdev, INTEL_XUSB2PRM, &mask);
+	pci_write_config_dword(pdev, INTEL_XUSB2PR, mask);
+	printk(KERN_INFO "usb%u: xhci: the chipset's USB ports switched over from EHCI (%#x)\n",
+	       xhci->hcd.busnum, mask);
+}
+
 /* Halt and reset the controller; false (logged) when it does not. */
 static bool xhci_reset(struct xhci_hcd *xhci)
 {
@@ -1155,6 +1185,7 @@ static void xhci_probe(struct pci_dev *pdev)
 	xhci_bios_handoff(xhci);
 	if (!xhci_reset(xhci))
 		return;
+	xhci_intel_switch_ports(xhci);
 	xhci->use_irq = xhci_setup_irq(xhci);
 	flags = local_irq_save();	/* the handler walks xhci_hosts */
 	list_add_tail(&xhci->list, &xhci_hosts);
