@@ -17,9 +17,11 @@
  *   busy     active's command is with the host; later requests wait on
  *            the queue in order.  sd_done(), in the host's thread, ends
  *            active and hands over the next.
- * A command fails its request with -EIO (a line naming the sector and
- * the sense key) when the host could not carry it, the unit reports
- * CHECK CONDITION, or fewer bytes moved than the request holds.
+ * A command that the host could not carry, or that the unit answers
+ * with UNIT ATTENTION, is sent again, up to SD_MAX_RETRIES times.  A
+ * command fails its request with -EIO (a line naming the sector and the
+ * sense key) when it still fails then, the unit reports any other CHECK
+ * CONDITION, or fewer bytes moved than the request holds.
  * Requests are ended with the lock dropped: ending one may submit the
  * next (blk_end_request_all runs the queue, which calls sd_queue_rq).
  *
@@ -41,6 +43,9 @@
  * seconds to spin up). */
 #define SD_TUR_TRIES		20
 #define SD_TUR_PAUSE_MS		100
+/* Times a request's command is sent again after a transport failure or
+ * UNIT ATTENTION (a unit reports that once after a reset). */
+#define SD_MAX_RETRIES		3
 #define SD_INQUIRY_LEN		36
 #define SD_CAP16_LEN		32
 
@@ -51,6 +56,7 @@ struct scsi_disk {
 	bool use_16;			/* the disk is beyond READ(10)'s reach */
 	spinlock_t lock;		/* the fields below */
 	struct request *active;		/* with the host, or NULL */
+	unsigned int retries;		/* of active's command */
 	struct list_head queue;		/* requests waiting, by queuelist */
 	struct scsi_cmnd cmd;		/* active's */
 };
@@ -249,6 +255,7 @@ static void sd_start_next(struct scsi_disk *sdkp, struct list_head *done)
 		sd_setup_rw(sdkp, rq);
 		sdkp->cmd.scsi_done = sd_done;
 		sdkp->active = rq;
+		sdkp->retries = 0;
 		if (!sdkp->sdev->host->queuecommand(&sdkp->cmd))
 			return;
 		printk(KERN_ERR "sd %s: the host refused a command\n", sdkp->bdev.name);
@@ -268,8 +275,18 @@ static void sd_end_done(struct list_head *done)
 	}
 }
 
-/* The host is done with the active command: end its request, start the
- * next.  The host's thread, process context, no lock held. */
+/* Should cmd go again: the transport failed (and reset the device) but
+ * the device is still there, or the unit reported UNIT ATTENTION, and
+ * retries are left? */
+static bool sd_retry(struct scsi_disk *sdkp, const struct scsi_cmnd *cmd)
+{
+	return ((cmd->result < 0 && cmd->result != -ENODEV) || sd_sense_key(cmd) == UNIT_ATTENTION) &&
+	       sdkp->retries < SD_MAX_RETRIES;
+}
+
+/* The host is done with the active command: send it again (sd_retry),
+ * or end its request and start the next.  The host's thread, process
+ * context, no lock held; active stays set, so nobody else touches cmd. */
 static void sd_done(struct scsi_cmnd *cmd)
 {
 	struct scsi_disk *sdkp = container_of(cmd, struct scsi_disk, cmd);
@@ -277,6 +294,15 @@ static void sd_done(struct scsi_cmnd *cmd)
 	unsigned long flags;
 	LIST_HEAD(done);
 
+	if (sd_retry(sdkp, cmd)) {
+		sdkp->retries++;
+		cmd->result = 0;
+		cmd->resid = 0;
+		memset(cmd->sense, 0, sizeof(cmd->sense));
+		if (!sdkp->sdev->host->queuecommand(cmd))
+			return;
+		cmd->result = -EIO;
+	}
 	rq->errors = 0;
 	if (cmd->result != SAM_STAT_GOOD || cmd->resid) {
 		printk(KERN_ERR "sd %s: %s of sector %lu failed: %s %d, sense key %#x/%#x, %u bytes short\n",

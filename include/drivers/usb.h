@@ -32,9 +32,7 @@
 /* Standard requests (USB 2.0 9.4) and their bmRequestType bits. */
 #define USB_DIR_OUT			0x00
 #define USB_DIR_IN			0x80
-#define USB_TYPE_STANDARD		0x00
 #define USB_TYPE_CLASS			0x20
-#define USB_RECIP_DEVICE		0x00
 #define USB_RECIP_INTERFACE		0x01
 #define USB_RECIP_ENDPOINT		0x02
 
@@ -53,12 +51,8 @@
 #define USB_DT_CONFIG_SIZE		9
 
 #define USB_ENDPOINT_NUMBER_MASK	0x0f
-#define USB_ENDPOINT_DIR_MASK		0x80
-#define USB_ENDPOINT_XFERTYPE_MASK	0x03
-#define USB_ENDPOINT_XFER_CONTROL	0
-#define USB_ENDPOINT_XFER_ISOC		1
-#define USB_ENDPOINT_XFER_BULK		2
-#define USB_ENDPOINT_XFER_INT		3
+#define USB_ENDPOINT_XFERTYPE_MASK	0x03	/* bmAttributes: control, isochronous, */
+#define USB_ENDPOINT_XFER_BULK		2	/* bulk or interrupt */
 
 #define USB_CLASS_MASS_STORAGE		0x08
 
@@ -173,11 +167,13 @@ struct usb_device {
  * context, may sleep, and return a negative errno on failure:
  *   -EPIPE      the endpoint stalled (now halted on the controller too,
  *               until reset_endpoint);
- *   -ETIMEDOUT  nothing came within timeout_ms (the transfer was
- *               cancelled, the endpoint can be used again);
+ *   -ETIMEDOUT  nothing came within timeout_ms: the transfer was
+ *               cancelled, and the endpoint takes transfers again, but
+ *               its data toggle may no longer match the device's until
+ *               reset_endpoint and CLEAR_FEATURE(ENDPOINT_HALT);
  *   -EPROTO     a transaction error, babble or anything else the
  *               controller reported (the endpoint is halted);
- *   -ENODEV     the controller is dead.
+ *   -ENODEV     the device was unplugged, or the controller is dead.
  */
 struct hc_driver {
 	/* A control transfer on endpoint 0: setup, then len bytes of data
@@ -186,15 +182,16 @@ struct hc_driver {
 	int (*control)(struct usb_device *udev, const struct usb_ctrlrequest *setup,
 		       phys_addr_t buf, unsigned int len, unsigned int timeout_ms);
 	/* Make udev's endpoints ep[0..nr_ep) usable (xHCI's Configure
-	 * Endpoint).  Called once, after SET_CONFIGURATION. */
+	 * Endpoint).  Called once, before SET_CONFIGURATION. */
 	int (*enable_endpoints)(struct usb_device *udev);
 	/* A bulk transfer on ep over nsg pieces.  Returns the bytes moved
 	 * (fewer than asked on a short packet). */
 	int (*bulk)(struct usb_device *udev, struct usb_host_endpoint *ep,
 		    const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms);
-	/* Take ep out of the halted state on the controller, its next
-	 * transfer starting afresh (xHCI's Reset Endpoint and Set TR
-	 * Dequeue Pointer). */
+	/* Start ep afresh on the controller, halted or not: its next
+	 * transfer from the ring's enqueue position, its data toggle (or
+	 * sequence number) reset, as the device's is by CLEAR_FEATURE
+	 * (ENDPOINT_HALT). */
 	int (*reset_endpoint)(struct usb_device *udev, struct usb_host_endpoint *ep);
 };
 
@@ -228,8 +225,10 @@ int usb_set_configuration(struct usb_device *udev, uint8_t configuration);
 /* Bulk transfer over sg (nsg pieces) on ep; bytes moved or an errno. */
 int usb_bulk_msg(struct usb_device *udev, struct usb_host_endpoint *ep,
 		 const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms);
-/* The endpoint udev found halted (-EPIPE): reset it on the controller
- * and send CLEAR_FEATURE(ENDPOINT_HALT) to the device.  0 or an errno. */
+/* Start ep afresh on both sides, after a stall (-EPIPE) or in a class
+ * driver's reset recovery: reset it on the controller, then send
+ * CLEAR_FEATURE(ENDPOINT_HALT) to the device, so that both data toggles
+ * start over.  0 or an errno. */
 int usb_clear_halt(struct usb_device *udev, struct usb_host_endpoint *ep);
 
 /* host/xhci.c: find every xHCI controller on PCI and the devices on its

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from harness import EXIT_FAIL, EXIT_PANIC, Keys, QemuCase
+from harness import EXIT_FAIL, EXIT_PANIC, QMP, Keys, QemuCase
 import fbcheck
 import psf
 
@@ -1345,6 +1345,36 @@ def usb_storage_case(build, polled=False):
          else r"usb1: xhci: completion by interrupt on IRQ 11"])
 
 
+def usb_unplug_case(build):
+    """user/tests/usb_unplug.sh: a 16 MiB USB disk pulled out (QMP
+    device_del) while the shell reads it: the kernel notices the port's
+    disconnect, the next read fails with an I/O error instead of waiting
+    for the device, and the shell goes on to power off."""
+    name = "usb_unplug_q35_bios"
+    workdir = os.path.join(build, "tests", name)
+    os.makedirs(workdir, exist_ok=True)
+    with open(os.path.join(workdir, "disk.img"), "wb") as f:
+        f.write(bytes(range(256)) * (16 << 12))
+
+    def unplug(session):
+        qmp = QMP(session.qmp_path)
+        try:
+            qmp.command("device_del", id="stick")
+        finally:
+            qmp.close()
+    return QemuCase(
+        name, "init=/sbin/init -- /bin/sh /usr/tests/usb_unplug.sh", timeout=180,
+        qemu_args=["-device", "qemu-xhci,id=xhci",
+                   "-drive", "if=none,id=stick0,format=raw,file={workdir}/disk.img",
+                   "-device", "usb-storage,bus=xhci.0,drive=stick0,id=stick"],
+        expect=[r"usb 1-1: USB disconnect, device number 1$",
+                r"sd sda: read of sector \d+ failed: error -19",
+                r"^# usb_unplug\.sh: a read after the unplug failed, the shell goes on$",
+                r"^init: /bin/sh finished: exit status 0$", r"^init: powering off$"],
+        reject=USER_REJECT,
+        on_line=[(r"^# usb_unplug\.sh: unplug now$", unplug)])
+
+
 def blkdev_hostile_case(build):
     """user/tests/blkdev_hostile.c: bad ioctl pointers and values, offsets
     at the edges, O_APPEND, a whole-block write racing a read of the same
@@ -1828,6 +1858,7 @@ def cases(build):
         ahci_two_hbas_case(build),
         usb_storage_case(build),
         usb_storage_case(build, polled=True),
+        usb_unplug_case(build),
         bench_smoke_case(build),
         bench_reclaim_smoke_case(build),
         user_busybox_case(build),

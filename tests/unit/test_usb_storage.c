@@ -13,7 +13,9 @@
  * in the result, resid and recovery requests (CLEAR_FEATURE, the class
  * reset) that BOT prescribes.  Enumeration is also fed random
  * configuration descriptors: whatever they hold, the walk stays inside
- * them (AddressSanitizer watches) and hands a driver only bulk endpoints.
+ * them (AddressSanitizer watches) and hands a driver only bulk endpoints,
+ * each with a number other than 0, high speed's packet size and an
+ * address of its own.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -326,6 +328,7 @@ static void fake_device_reset(void)
 	udev.bus = &fake_hcd;
 	udev.busnum = 1;
 	udev.portnum = 3;
+	udev.speed = USB_SPEED_HIGH;
 	strcpy(udev.devpath, "1-3");
 }
 
@@ -350,6 +353,34 @@ static void enumerate_stick(void **state)
 	assert_int_equal(udev.ep[0].maxpacket, 512);
 	assert_int_equal(udev.descriptor.idVendor, 0x46f4);
 	assert_string_equal(udev.product, "Fake Stick");
+}
+
+/* Endpoints a hostile or broken stick describes: number 0, packet size
+ * 0, a high-speed bulk size other than 512 (set to 512), the same
+ * address twice.  Only the sound ones reach the driver. */
+static void enumerate_bad_endpoints(void **state)
+{
+	static const uint8_t config[] = {
+		9, USB_DT_CONFIG, 53, 0, 1, 1, 0, 0x80, 50,
+		9, USB_DT_INTERFACE, 0, 0, 5, USB_CLASS_MASS_STORAGE, USB_SC_SCSI, USB_PR_BULK, 0,
+		7, USB_DT_ENDPOINT, 0x80, USB_ENDPOINT_XFER_BULK, 0x00, 0x02, 0,	/* number 0 */
+		7, USB_DT_ENDPOINT, 0x81, USB_ENDPOINT_XFER_BULK, 0x00, 0x00, 0,	/* size 0 */
+		7, USB_DT_ENDPOINT, 0x81, USB_ENDPOINT_XFER_BULK, 0x40, 0x00, 0,	/* 64: 512 */
+		7, USB_DT_ENDPOINT, 0x81, USB_ENDPOINT_XFER_BULK, 0x00, 0x02, 0,	/* twice */
+		7, USB_DT_ENDPOINT, 0x02, USB_ENDPOINT_XFER_BULK, 0x00, 0x02, 0,
+	};
+
+	(void)state;
+	memcpy(dev.config, config, sizeof(config));
+	dev.config_len = sizeof(config);
+	usb_new_device(&udev);
+	assert_int_equal(probed.calls, 1);
+	assert_int_equal(udev.nr_ep, 2);
+	assert_int_equal(udev.ep[0].address, 0x81);
+	assert_int_equal(udev.ep[0].maxpacket, 512);
+	assert_int_equal(udev.ep[1].address, 0x02);
+	assert_int_equal(log_count("left out"), 3);
+	assert_int_equal(log_count("invalid max packet 64, setting to 512"), 1);
 }
 
 /* A hub (class 09): configured, left alone, no driver called. */
@@ -380,8 +411,9 @@ static void enumerate_config_too_long(void **state)
  * Random configurations: descriptors of random lengths (0 and 1
  * included) and types, a storage interface now and then, random total
  * lengths.  The walk must stay inside the buffer (ASan) and give the
- * driver at most USB_MAXENDPOINTS endpoints, all bulk, and only when a
- * storage interface with alternate setting 0 was there.
+ * driver at most USB_MAXENDPOINTS endpoints, all bulk, numbered, of 512
+ * bytes and each address once, and only when a storage interface with
+ * alternate setting 0 was there.
  */
 static void enumerate_random_configs(void **state)
 {
@@ -418,8 +450,15 @@ static void enumerate_random_configs(void **state)
 		dev.config_len = MIN(off, sizeof(dev.config));
 		usb_new_device(&udev);
 		assert_true(udev.nr_ep <= USB_MAXENDPOINTS);
-		for (i = 0; i < udev.nr_ep; i++)
+		for (i = 0; i < udev.nr_ep; i++) {
+			unsigned int j;
+
 			assert_int_equal(udev.ep[i].type, USB_ENDPOINT_XFER_BULK);
+			assert_int_equal(udev.ep[i].maxpacket, 512);
+			assert_int_not_equal(udev.ep[i].address & USB_ENDPOINT_NUMBER_MASK, 0);
+			for (j = 0; j < i; j++)
+				assert_int_not_equal(udev.ep[j].address, udev.ep[i].address);
+		}
 		if (probed.calls) {
 			assert_int_equal(probed.intf.bInterfaceClass, USB_CLASS_MASS_STORAGE);
 			assert_int_equal(probed.intf.bAlternateSetting, 0);
@@ -621,6 +660,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(enumerate_stick, setup),
+		cmocka_unit_test_setup(enumerate_bad_endpoints, setup),
 		cmocka_unit_test_setup(enumerate_no_driver, setup),
 		cmocka_unit_test_setup(enumerate_config_too_long, setup),
 		cmocka_unit_test_setup(enumerate_random_configs, setup),

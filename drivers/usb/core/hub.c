@@ -7,9 +7,12 @@
  *   2. its first configuration descriptor, whole (wTotalLength bytes):
  *      the configuration's interfaces, each followed by its endpoints;
  *   3. the first interface (alternate setting 0) whose class a driver
- *      here has (usb_drivers[]), with its bulk endpoints;
- *   4. SET_CONFIGURATION, the controller told of those endpoints, and
- *      the driver's probe.
+ *      here has (usb_drivers[]), with its bulk endpoints, each checked
+ *      (a number other than 0, a packet size its speed allows, no
+ *      address twice);
+ *   4. the controller told of those endpoints, SET_CONFIGURATION, and
+ *      the driver's probe, which gets the interface descriptor for the
+ *      time of the call.
  * A device with no such interface is configured all the same and left
  * alone, with a line saying so; a device that fails a step is left
  * unconfigured, with a line.  There are no hubs below the root ports:
@@ -52,23 +55,79 @@ static void usb_read_product(struct usb_device *udev, uint8_t *buf)
 	udev->product[n] = '\0';
 }
 
+/* The bulk packet size the speed fixes (USB 2.0 5.8.3, USB 3.2 9.6.6):
+ * 512 at high speed, 1024 at SuperSpeed; 0 at full speed, which allows
+ * 8, 16, 32 or 64, and at low speed, which has no bulk. */
+static unsigned int usb_bulk_maxpacket(enum usb_device_speed speed)
+{
+	return speed == USB_SPEED_HIGH ? 512 : speed == USB_SPEED_SUPER ? 1024 : 0;
+}
+
 /*
- * Find in the configuration cfg (len bytes, checked) the first interface
- * a driver of ours takes, and its bulk endpoints into udev->ep; the
- * driver, or NULL.
+ * Take endpoint descriptor epd of the chosen interface into udev->ep, or
+ * leave it out with a line: not bulk, endpoint 0, a packet size of 0 or
+ * not 8-64 at full speed, the same address twice, or one too many.  A
+ * high-speed or SuperSpeed endpoint that gives another size than its
+ * speed fixes gets the fixed one, with a line, as Linux's
+ * usb_parse_endpoint does.  The new endpoint, or NULL.
+ */
+static struct usb_host_endpoint *usb_add_endpoint(struct usb_device *udev,
+						  const struct usb_endpoint_descriptor *epd)
+{
+	unsigned int maxpacket = epd->wMaxPacketSize & 0x7ff, fixed = usb_bulk_maxpacket(udev->speed);
+	struct usb_host_endpoint *ep;
+	unsigned int i;
+
+	if ((epd->bmAttributes & USB_ENDPOINT_XFERTYPE_MASK) != USB_ENDPOINT_XFER_BULK)
+		return NULL;
+	if (!(epd->bEndpointAddress & USB_ENDPOINT_NUMBER_MASK) || maxpacket == 0 ||
+	    (!fixed && (maxpacket > 64 || (maxpacket & (maxpacket - 1)) || maxpacket < 8)) ||
+	    udev->speed == USB_SPEED_LOW || udev->nr_ep == USB_MAXENDPOINTS) {
+		printk(KERN_WARNING "usb %s: bulk endpoint %#x (max packet %u) left out\n",
+		       udev->devpath, epd->bEndpointAddress, maxpacket);
+		return NULL;
+	}
+	for (i = 0; i < udev->nr_ep; i++)
+		if (udev->ep[i].address == epd->bEndpointAddress) {
+			printk(KERN_WARNING "usb %s: endpoint %#x described twice, left out\n",
+			       udev->devpath, epd->bEndpointAddress);
+			return NULL;
+		}
+	if (fixed && maxpacket != fixed) {
+		printk(KERN_WARNING "usb %s: bulk endpoint %#x has invalid max packet %u, setting to %u\n",
+		       udev->devpath, epd->bEndpointAddress, maxpacket, fixed);
+		maxpacket = fixed;
+	}
+	ep = &udev->ep[udev->nr_ep++];
+	ep->address = epd->bEndpointAddress;
+	ep->type = USB_ENDPOINT_XFER_BULK;
+	ep->maxpacket = (uint16_t)maxpacket;
+	ep->maxburst = 0;
+	return ep;
+}
+
+/*
+ * Find in the configuration cfg (len bytes, whose first USB_DT_CONFIG_SIZE
+ * were checked) the first interface a driver of ours takes, and its bulk
+ * endpoints into udev->ep; the driver, or NULL.  The walk stops at a
+ * descriptor that does not fit in what is left, and at the next
+ * interface after the chosen one; a SuperSpeed endpoint companion counts
+ * only right after the endpoint it belongs to.
  */
 static struct usb_driver *usb_match(struct usb_device *udev, const uint8_t *cfg, unsigned int len,
 				    const struct usb_interface_descriptor **intfp)
 {
-	const struct usb_interface_descriptor *intf = NULL;
+	const struct usb_interface_descriptor *intf;
+	struct usb_host_endpoint *last_ep = NULL;
 	struct usb_driver *driver = NULL;
 	unsigned int off, i;
 
 	for (off = 0; off + 2 <= len && cfg[off] >= 2 && off + cfg[off] <= len; off += cfg[off]) {
 		const uint8_t *d = cfg + off;
+		struct usb_host_endpoint *ep = NULL;
 
-		if (d[1] == USB_DT_INTERFACE && d[0] >= sizeof(*intf)) {
-			if (driver)
+		if (d[1] == USB_DT_INTERFACE) {
+			if (driver || d[0] < sizeof(*intf))
 				break;		/* the chosen interface's endpoints are all read */
 			intf = (const struct usb_interface_descriptor *)d;
 			if (intf->bAlternateSetting)
@@ -78,21 +137,14 @@ static struct usb_driver *usb_match(struct usb_device *udev, const uint8_t *cfg,
 					driver = usb_drivers[i];
 			if (driver)
 				*intfp = intf;
-		} else if (d[1] == USB_DT_ENDPOINT && d[0] >= sizeof(struct usb_endpoint_descriptor) &&
-			   driver) {
-			const struct usb_endpoint_descriptor *epd = (const void *)d;
-			struct usb_host_endpoint *ep;
-
-			if ((epd->bmAttributes & USB_ENDPOINT_XFERTYPE_MASK) != USB_ENDPOINT_XFER_BULK ||
-			    udev->nr_ep == USB_MAXENDPOINTS)
-				continue;
-			ep = &udev->ep[udev->nr_ep++];
-			ep->address = epd->bEndpointAddress;
-			ep->type = USB_ENDPOINT_XFER_BULK;
-			ep->maxpacket = epd->wMaxPacketSize & 0x7ff;
-		} else if (d[1] == USB_DT_SS_ENDPOINT_COMP && d[0] >= 3 && driver && udev->nr_ep) {
-			udev->ep[udev->nr_ep - 1].maxburst = d[2];
+		} else if (d[1] == USB_DT_ENDPOINT && driver &&
+			   d[0] >= sizeof(struct usb_endpoint_descriptor)) {
+			ep = usb_add_endpoint(udev, (const struct usb_endpoint_descriptor *)d);
+		} else if (d[1] == USB_DT_SS_ENDPOINT_COMP && d[0] >= 3 && last_ep &&
+			   udev->speed == USB_SPEED_SUPER) {
+			last_ep->maxburst = d[2] & 0x0f;
 		}
+		last_ep = ep;
 	}
 	return driver;
 }
@@ -140,6 +192,13 @@ void usb_new_device(struct usb_device *udev)
 		goto out;
 	}
 	driver = usb_match(udev, buf, total, &intf);
+	/* The controller first, then the device (xHCI 4.3.5): a controller
+	 * that cannot serve the endpoints leaves the device unconfigured. */
+	ret = driver ? udev->bus->driver->enable_endpoints(udev) : 0;
+	if (ret) {
+		printk(KERN_WARNING "usb %s: its endpoints cannot be enabled (%d)\n", udev->devpath, ret);
+		goto out;
+	}
 	ret = usb_set_configuration(udev, config->bConfigurationValue);
 	if (ret) {
 		printk(KERN_WARNING "usb %s: SET_CONFIGURATION failed (%d)\n", udev->devpath, ret);
@@ -148,11 +207,6 @@ void usb_new_device(struct usb_device *udev)
 	if (!driver) {
 		printk(KERN_INFO "usb %s: no driver for this device's interfaces, left alone\n",
 		       udev->devpath);
-		goto out;
-	}
-	ret = udev->bus->driver->enable_endpoints(udev);
-	if (ret) {
-		printk(KERN_WARNING "usb %s: its endpoints cannot be enabled (%d)\n", udev->devpath, ret);
 		goto out;
 	}
 	ret = driver->probe(udev, intf);

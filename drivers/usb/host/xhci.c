@@ -87,6 +87,7 @@
 #define  STS_FATAL		(1u << 2)	/* host system error */
 #define  STS_EINT		(1u << 3)
 #define  STS_CNR		(1u << 11)	/* controller not ready */
+#define  STS_HCE		(1u << 12)	/* host controller error */
 #define XHCI_PAGESIZE		0x08
 #define XHCI_CRCR		0x18
 #define XHCI_DCBAAP		0x30
@@ -97,6 +98,7 @@
 #define  PORT_RESET		(1u << 4)
 #define  PORT_POWER		(1u << 9)
 #define  PORT_SPEED(p)		(((p) >> 10) & 0xf)
+#define  PORT_CSC		(1u << 17)	/* connect status change */
 #define  PORT_CHANGE_BITS	(0x7fu << 17)	/* CSC PEC WRC OCC PRC PLC CEC: write 1 to clear */
 #define  PORT_RC		(1u << 21)	/* port reset change */
 /* PORTSC bits that keep their value when written back: not the change
@@ -150,6 +152,7 @@ struct xhci_trb {
 #define TRB_DATA		3
 #define TRB_STATUS		4
 #define TRB_LINK		6
+#define TRB_NOOP		8
 #define TRB_ENABLE_SLOT		9
 #define TRB_ADDR_DEV		11
 #define TRB_CONFIG_EP		12
@@ -163,12 +166,10 @@ struct xhci_trb {
 
 /* Completion codes (event status bits 31:24). */
 #define COMP_SUCCESS		1
-#define COMP_BABBLE		3
-#define COMP_TX_ERR		4
 #define COMP_STALL		6
 #define COMP_SHORT_PACKET	13
-#define COMP_STOPPED		26
-#define COMP_STOPPED_LEN_INVALID 27
+/* Not the controller's: the device was unplugged under the TD. */
+#define COMP_GONE		0x100
 #define EVENT_CODE(s)		((s) >> 24)
 #define EVENT_RESIDUE(s)	((s) & 0xffffff)
 
@@ -187,6 +188,7 @@ struct xhci_trb {
 #define MAX_PACKET(p)		((uint32_t)(p) << 16)
 #define EP_AVG_TRB_LENGTH(n)	(n)
 #define EP_STATE_MASK		7
+#define EP_STATE_RUNNING	1
 #define EP_STATE_HALTED		2
 
 /* Bounds of the waits, milliseconds. */
@@ -223,6 +225,8 @@ struct xhci_td {
 
 struct xhci_ep {
 	unsigned int dci;
+	uint32_t type;			/* EP_CTRL, EP_BULK_IN, EP_BULK_OUT */
+	unsigned int maxpacket, maxburst;
 	struct xhci_ring ring;
 	struct xhci_td td;
 };
@@ -233,6 +237,8 @@ struct xhci_hcd;
 struct xhci_slot {
 	struct xhci_hcd *xhci;
 	unsigned int id;
+	unsigned int port;		/* its root port */
+	bool gone;			/* unplugged: every transfer fails, under lock */
 	struct page *out_ctx;		/* the device context, the controller's */
 	struct page *in_ctx;		/* input context for commands */
 	struct xhci_ep *eps[XHCI_MAX_DCI + 1];
@@ -244,8 +250,10 @@ struct xhci_hcd {
 	struct pci_dev *pdev;
 	volatile uint8_t *cap, *op, *run, *db;
 	unsigned int max_slots, max_ports, ctx_size;
+	uint16_t hci_version;		/* 0x100 for xHCI 1.0 */
 	bool ac64;
 	bool use_irq;
+	bool running;			/* started: the interrupt handler may look */
 	bool dead;			/* a fatal error: every call fails */
 	spinlock_t lock;		/* the event ring and every TD */
 	wait_queue_head_t wq;		/* waiters for a TD or a command */
@@ -413,9 +421,11 @@ static struct xhci_ep *xhci_event_ep(struct xhci_hcd *xhci, const struct xhci_tr
  * A transfer event: record what it says of the endpoint's TD.  A short
  * packet ends a bulk TD there; in a control TD it ends the data stage,
  * and the status stage still completes.  Success ends a TD at its last
- * TRB; an error code ends it wherever it came.  Events for a TD that is
- * not outstanding (a stopped TD's, a host's spurious success after a
- * short packet) are dropped.  Called with lock held.
+ * TRB; an error code ends it at the TRB it names.  An event that names
+ * no TRB of the outstanding TD is dropped, whatever its code: a stopped
+ * TD's, or the second event an xHCI 1.0 controller sends for the last
+ * TRB after a short packet (xHCI 4.10.1.1), which may come after the
+ * next TD was queued.  Called with lock held.
  */
 static void xhci_transfer_event(struct xhci_hcd *xhci, const struct xhci_trb *ev)
 {
@@ -429,6 +439,8 @@ static void xhci_transfer_event(struct xhci_hcd *xhci, const struct xhci_trb *ev
 	last = td->ntrbs - 1;
 	for (i = 0; i < td->ntrbs && td->trb[i] != ev->param; i++)
 		;
+	if (i == td->ntrbs)
+		return;
 	if (code == COMP_SHORT_PACKET && i < last) {
 		td->actual = td->end[i] - MIN(EVENT_RESIDUE(ev->status), td->end[i]);
 		td->short_packet = true;
@@ -454,6 +466,48 @@ static void xhci_cmd_event(struct xhci_hcd *xhci, const struct xhci_trb *ev)
 	xhci->cmd_done = true;
 }
 
+/* End every TD of slot: its device is gone.  Called with lock held. */
+static void xhci_slot_gone(struct xhci_slot *slot)
+{
+	unsigned int dci;
+
+	slot->gone = true;
+	for (dci = 1; dci <= XHCI_MAX_DCI; dci++) {
+		struct xhci_ep *ep = slot->eps[dci];
+
+		if (ep && ep->td.active && !ep->td.done) {
+			ep->td.code = COMP_GONE;
+			ep->td.done = true;
+		}
+	}
+}
+
+/* A port status change: a device pulled out of its root port takes its
+ * slot with it, so that nothing waits for it any more.  Only the
+ * connect change is cleared: the others belong to xhci_port_reset(),
+ * which waits for them at probe.  Called with lock held. */
+static void xhci_port_event(struct xhci_hcd *xhci, const struct xhci_trb *ev)
+{
+	unsigned int port = (unsigned int)(ev->param >> 24) & 0xff, id;
+	uint32_t portsc;
+
+	if (port == 0 || port > xhci->max_ports)
+		return;
+	portsc = xhci_readl(xhci->op, XHCI_PORTSC(port));
+	if (portsc & PORT_CONNECT)
+		return;
+	xhci_writel(xhci->op, XHCI_PORTSC(port), (portsc & PORT_RW_MASK) | PORT_CSC);
+	for (id = 1; id <= XHCI_MAX_SLOTS; id++) {
+		struct xhci_slot *slot = xhci->slots[id];
+
+		if (slot && slot->port == port && !slot->gone) {
+			printk(KERN_WARNING "usb %s: USB disconnect, device number %u\n",
+			       slot->udev.devpath, id);
+			xhci_slot_gone(slot);
+		}
+	}
+}
+
 /* Take every event the controller has written, then tell it how far we
  * read.  Called with lock held; true when there was any. */
 static bool xhci_handle_events(struct xhci_hcd *xhci)
@@ -461,6 +515,10 @@ static bool xhci_handle_events(struct xhci_hcd *xhci)
 	struct xhci_ring *er = &xhci->event_ring;
 	bool any = false;
 
+	/* Interrupt pending off first: an event written from here on raises
+	 * a new interrupt, whoever reads the ring (the handler or a polling
+	 * waiter). */
+	xhci_writel(xhci->run, XHCI_IMAN, IMAN_IP | (xhci->use_irq ? IMAN_IE : 0));
 	for (;;) {
 		struct xhci_trb *ev = &er->trbs[er->enqueue];
 
@@ -474,7 +532,10 @@ static bool xhci_handle_events(struct xhci_hcd *xhci)
 		case TRB_COMPLETION:
 			xhci_cmd_event(xhci, ev);
 			break;
-		default:		/* port changes: no hotplug */
+		case TRB_PORT_STATUS:
+			xhci_port_event(xhci, ev);
+			break;
+		default:
 			break;
 		}
 		any = true;
@@ -496,10 +557,9 @@ static void xhci_irq(unsigned int irq, struct pt_regs *regs)
 
 	(void)regs;
 	list_for_each_entry(xhci, &xhci_hosts, list) {
-		if (xhci->pdev->irq != irq)
+		if (xhci->pdev->irq != irq || !xhci->running)
 			continue;
 		xhci_writel(xhci->op, XHCI_USBSTS, STS_EINT);
-		xhci_writel(xhci->run, XHCI_IMAN, IMAN_IP | IMAN_IE);
 		spin_lock_irqsave(&xhci->lock, flags);
 		any |= xhci_handle_events(xhci);
 		spin_unlock_irqrestore(&xhci->lock, flags);
@@ -511,7 +571,9 @@ static void xhci_irq(unsigned int irq, struct pt_regs *regs)
 /*
  * Sleep until *done (under lock) or ms pass; true when done.  With an
  * interrupt the handler wakes wq; polled, the waiter reads the event
- * ring itself between yields.  Process context, no lock held.
+ * ring itself between yields.  A controller that reports a host system
+ * error or an internal error is dead (logged once) and ends the wait.
+ * Process context, no lock held.
  */
 static bool xhci_wait(struct xhci_hcd *xhci, const bool *done, unsigned int ms)
 {
@@ -524,7 +586,12 @@ static bool xhci_wait(struct xhci_hcd *xhci, const bool *done, unsigned int ms)
 		spin_lock_irqsave(&xhci->lock, flags);
 		xhci_handle_events(xhci);
 		ok = *done;
-		if (ok || ktime_get_ns() > deadline) {
+		if (!xhci->dead && (xhci_readl(xhci->op, XHCI_USBSTS) & (STS_FATAL | STS_HCE))) {
+			printk(KERN_ERR "usb%u: xhci: the controller reports an error (USBSTS %#x); given up\n",
+			       xhci->hcd.busnum, xhci_readl(xhci->op, XHCI_USBSTS));
+			xhci->dead = true;
+		}
+		if (ok || xhci->dead || ktime_get_ns() > deadline) {
 			spin_unlock_irqrestore(&xhci->lock, flags);
 			return ok;
 		}
@@ -597,36 +664,93 @@ static int xhci_set_dequeue(struct xhci_slot *slot, struct xhci_ep *ep)
 			       TRB_TYPE(TRB_SET_DEQ) | TRB_EP(ep->dci), "Set TR Dequeue Pointer");
 }
 
-/* A halted endpoint made usable again: Reset Endpoint, then skip the TD.
- * An endpoint that is not halted (a stopped one, whose TD was skipped
- * when it timed out) needs nothing. */
+/* ep's context in the input context: its type, packet size and burst,
+ * its ring from the enqueue position on. */
+static void xhci_fill_ep_ctx(struct xhci_slot *slot, struct xhci_ep *ep)
+{
+	uint32_t *ctx = in_ep(slot, ep->dci);
+	phys_addr_t deq = xhci_ring_pos(&ep->ring) | ep->ring.cycle;
+
+	ctx[0] = 0;
+	ctx[1] = ERROR_COUNT(3) | EP_TYPE(ep->type) | MAX_BURST(ep->maxburst) |
+		 MAX_PACKET(ep->maxpacket);
+	ctx[2] = (uint32_t)deq;
+	ctx[3] = (uint32_t)(deq >> 32);
+	ctx[4] = EP_AVG_TRB_LENGTH(ep->type == EP_CTRL ? 8 : PAGE_SIZE);
+}
+
+/* The slot context as the controller has it, into the input context,
+ * with last as its last DCI. */
+static void xhci_copy_slot_ctx(struct xhci_slot *slot, unsigned int last)
+{
+	uint32_t *ctx = in_slot(slot);
+
+	memcpy(ctx, xhci_ctx(slot->xhci, slot->out_ctx, 0), slot->xhci->ctx_size);
+	ctx[0] = (ctx[0] & ~LAST_CTX(0x1f)) | LAST_CTX(last);
+	ctx[3] = 0;			/* the address and state are output only */
+}
+
+/*
+ * Make ep usable again from its ring's enqueue position, with its data
+ * toggle (or SuperSpeed sequence number) back at the start, as the
+ * device's is after CLEAR_FEATURE(ENDPOINT_HALT) (USB 2.0 9.4.5):
+ *   halted         Reset Endpoint, then Set TR Dequeue Pointer;
+ *   stopped, or    (a timed-out TD was stopped and skipped) Configure
+ *   running        Endpoint dropping and adding it again, stopped first
+ *                  when running (Linux's xhci_endpoint_reset).
+ */
 static int xhci_reset_ep(struct xhci_slot *slot, struct xhci_ep *ep)
 {
+	unsigned int state = xhci_ctx(slot->xhci, slot->out_ctx, ep->dci)[0] & EP_STATE_MASK;
+	uint32_t *ctx;
 	int err;
 
-	if ((xhci_ctx(slot->xhci, slot->out_ctx, ep->dci)[0] & EP_STATE_MASK) != EP_STATE_HALTED)
-		return 0;
-	err = xhci_command_ok(slot, 0, TRB_TYPE(TRB_RESET_EP) | TRB_EP(ep->dci), "Reset Endpoint");
-	return err ? err : xhci_set_dequeue(slot, ep);
+	if (state == EP_STATE_HALTED) {
+		err = xhci_command_ok(slot, 0, TRB_TYPE(TRB_RESET_EP) | TRB_EP(ep->dci),
+				      "Reset Endpoint");
+		return err ? err : xhci_set_dequeue(slot, ep);
+	}
+	if (ep->dci == 1)
+		return 0;		/* a control endpoint has no toggle to keep */
+	if (state == EP_STATE_RUNNING) {
+		err = xhci_command_ok(slot, 0, TRB_TYPE(TRB_STOP_RING) | TRB_EP(ep->dci),
+				      "Stop Endpoint");
+		if (err)
+			return err;
+	}
+	memset(page_address(slot->in_ctx), 0, PAGE_SIZE);
+	ctx = in_ctrl(slot);
+	ctx[0] = 1u << ep->dci;			/* drop... */
+	ctx[1] = 1u | 1u << ep->dci;		/* ...and add it, and the slot */
+	xhci_copy_slot_ctx(slot, (xhci_ctx(slot->xhci, slot->out_ctx, 0)[0] >> 27) & 0x1f);
+	xhci_fill_ep_ctx(slot, ep);
+	return xhci_command_ok(slot, page_to_phys(slot->in_ctx), TRB_TYPE(TRB_CONFIG_EP),
+			       "Configure Endpoint");
 }
 
 /*
  * Transfers.
  */
 
-static void xhci_td_start(struct xhci_hcd *xhci, struct xhci_td *td, bool control)
+/*
+ * Begin a TD of ntrbs TRBs on ep: when it would reach the Link TRB, the
+ * rest of the ring is filled with No Op TRBs first, so no TD is ever
+ * split by the link (xHCI 4.11.7.1 allows that only on a TD fragment's
+ * boundary).  The TD is not active yet: xhci_td_run() makes it so.
+ */
+static void xhci_td_start(struct xhci_ep *ep, bool control, unsigned int ntrbs)
 {
-	unsigned long flags;
+	struct xhci_td *td = &ep->td;
 
-	spin_lock_irqsave(&xhci->lock, flags);
-	td->active = true;
+	if (ep->ring.enqueue + ntrbs > TRBS_PER_RING - 1)
+		while (ep->ring.enqueue != 0)
+			xhci_queue_trb(&ep->ring, 0, 0, TRB_TYPE(TRB_NOOP));
 	td->done = false;
 	td->control = control;
 	td->ntrbs = 0;
 	td->actual = 0;
 	td->short_packet = false;
 	td->code = 0;
-	spin_unlock_irqrestore(&xhci->lock, flags);
 }
 
 /* Queue one TRB of td and remember where it went and where its bytes end. */
@@ -642,41 +766,40 @@ static void xhci_td_add(struct xhci_ep *ep, uint64_t param, uint32_t status, uin
 }
 
 /*
- * Ring ep's doorbell for td and wait for it: the bytes moved, or an
- * errno as struct hc_driver says.  A TD that times out is stopped and
- * skipped; one that halted the endpoint leaves it halted.
+ * Make ep's TD active, ring its doorbell and wait for it: the bytes
+ * moved, or an errno as struct hc_driver says.  A TD that times out is
+ * stopped and skipped; one that halted the endpoint leaves it halted.
  */
 static int xhci_td_run(struct xhci_slot *slot, struct xhci_ep *ep, unsigned int timeout_ms)
 {
 	struct xhci_hcd *xhci = slot->xhci;
 	struct xhci_td *td = &ep->td;
 	unsigned long flags;
+	bool done;
 	int ret;
 
+	spin_lock_irqsave(&xhci->lock, flags);
+	td->active = true;
+	spin_unlock_irqrestore(&xhci->lock, flags);
 	xhci_ring_doorbell(xhci, slot->id, ep->dci);
-	if (!xhci_wait(xhci, &td->done, timeout_ms)) {
+	done = xhci_wait(xhci, &td->done, timeout_ms);
+	if (!done && !xhci->dead && !slot->gone) {
 		xhci_command(xhci, 0, TRB_TYPE(TRB_STOP_RING) | TRB_SLOT(slot->id) | TRB_EP(ep->dci),
 			     NULL);
-		spin_lock_irqsave(&xhci->lock, flags);
-		td->active = false;
-		spin_unlock_irqrestore(&xhci->lock, flags);
 		xhci_set_dequeue(slot, ep);
-		return -ETIMEDOUT;
 	}
 	spin_lock_irqsave(&xhci->lock, flags);
 	td->active = false;
-	switch (td->code) {
-	case COMP_SUCCESS:
-	case COMP_SHORT_PACKET:
+	if (!done)
+		ret = xhci->dead || slot->gone ? -ENODEV : -ETIMEDOUT;
+	else if (td->code == COMP_SUCCESS || td->code == COMP_SHORT_PACKET)
 		ret = (int)td->actual;
-		break;
-	case COMP_STALL:
+	else if (td->code == COMP_STALL)
 		ret = -EPIPE;
-		break;
-	default:
+	else if (td->code == COMP_GONE)
+		ret = -ENODEV;
+	else
 		ret = -EPROTO;
-		break;
-	}
 	spin_unlock_irqrestore(&xhci->lock, flags);
 	if (ret == -EPROTO)
 		printk(KERN_WARNING "usb %s: xhci: endpoint %u: transfer failed, completion code %u\n",
@@ -689,6 +812,13 @@ static bool xhci_reaches(struct xhci_hcd *xhci, phys_addr_t addr, unsigned int l
 	return xhci->ac64 || addr + len <= (1ull << 32);
 }
 
+/* The slot can take a transfer: 0, or -ENODEV when it or its controller
+ * is gone. */
+static int xhci_slot_alive(struct xhci_slot *slot)
+{
+	return slot->xhci->dead || slot->gone ? -ENODEV : 0;
+}
+
 static int xhci_control(struct usb_device *udev, const struct usb_ctrlrequest *setup,
 			phys_addr_t buf, unsigned int len, unsigned int timeout_ms)
 {
@@ -696,14 +826,14 @@ static int xhci_control(struct usb_device *udev, const struct usb_ctrlrequest *s
 	struct xhci_ep *ep = slot->eps[1];
 	bool in = setup->bRequestType & USB_DIR_IN;
 	uint64_t packet;
-	int ret;
+	int ret = xhci_slot_alive(slot);
 
-	if (slot->xhci->dead)
-		return -ENODEV;
+	if (ret)
+		return ret;
 	if (len && !xhci_reaches(slot->xhci, buf, len))
 		return -EIO;
 	memcpy(&packet, setup, sizeof(packet));
-	xhci_td_start(slot->xhci, &ep->td, true);
+	xhci_td_start(ep, true, 3);
 	xhci_td_add(ep, packet, 8, TRB_TYPE(TRB_SETUP) | TRB_IDT |
 		    (len ? (in ? TRB_TRT_IN : TRB_TRT_OUT) : 0), 0);
 	if (len)
@@ -715,16 +845,33 @@ static int xhci_control(struct usb_device *udev, const struct usb_ctrlrequest *s
 	return ret;
 }
 
+/*
+ * TD Size of a TRB (xHCI 4.11.2.4, Linux's xhci_td_remainder): the
+ * packets of the TD still to go after this TRB's bytes, at most 31; 0 in
+ * the last TRB.  Before xHCI 1.0 it counted the KiB left instead.
+ */
+static unsigned int xhci_td_remainder(const struct xhci_hcd *xhci, unsigned int transferred,
+				      unsigned int trb_len, unsigned int td_len,
+				      unsigned int maxpacket, bool last)
+{
+	if (xhci->hci_version < 0x100)
+		return MIN((td_len - transferred) >> 10, 31u);
+	if (last)
+		return 0;
+	return MIN((td_len + maxpacket - 1) / maxpacket - (transferred + trb_len) / maxpacket, 31u);
+}
+
 static int xhci_bulk(struct usb_device *udev, struct usb_host_endpoint *hep,
 		     const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms)
 {
 	struct xhci_slot *slot = udev->hcpriv;
 	struct xhci_ep *ep = hep->hcpriv;
-	unsigned int i, total = 0, left;
-	uint32_t control;
+	unsigned int i, total = 0, done = 0;
+	uint32_t control, size;
+	int ret = xhci_slot_alive(slot);
 
-	if (slot->xhci->dead)
-		return -ENODEV;
+	if (ret)
+		return ret;
 	if (nsg == 0 || nsg > XHCI_MAX_TD_TRBS)
 		return -EINVAL;
 	for (i = 0; i < nsg; i++) {
@@ -739,22 +886,23 @@ static int xhci_bulk(struct usb_device *udev, struct usb_host_endpoint *hep,
 		}
 		total += sg[i].length;
 	}
-	xhci_td_start(slot->xhci, &ep->td, false);
-	left = total;
+	xhci_td_start(ep, false, nsg);
 	for (i = 0; i < nsg; i++) {
-		left -= sg[i].length;
 		control = TRB_TYPE(TRB_NORMAL) | TRB_ISP | (i + 1 < nsg ? TRB_CHAIN : TRB_IOC);
-		/* TD Size: packets still to go after this TRB. */
-		xhci_td_add(ep, sg[i].dma_address,
-			    sg[i].length | TRB_TD_SIZE((left + hep->maxpacket - 1) / hep->maxpacket),
-			    control, sg[i].length);
+		size = xhci_td_remainder(slot->xhci, done, sg[i].length, total, ep->maxpacket,
+					 i + 1 == nsg);
+		xhci_td_add(ep, sg[i].dma_address, sg[i].length | TRB_TD_SIZE(size), control,
+			    sg[i].length);
+		done += sg[i].length;
 	}
 	return xhci_td_run(slot, ep, timeout_ms);
 }
 
 static int xhci_reset_endpoint(struct usb_device *udev, struct usb_host_endpoint *hep)
 {
-	return xhci_reset_ep(udev->hcpriv, hep->hcpriv);
+	int ret = xhci_slot_alive(udev->hcpriv);
+
+	return ret ? ret : xhci_reset_ep(udev->hcpriv, hep->hcpriv);
 }
 
 /* The DCI of an endpoint address: 2 * number, plus one for IN. */
@@ -769,7 +917,6 @@ static int xhci_enable_endpoints(struct usb_device *udev)
 	struct xhci_hcd *xhci = slot->xhci;
 	unsigned int i, dci, last = 1;
 	uint32_t add = 1;		/* the slot context */
-	uint32_t *ctx;
 	int err;
 
 	memset(page_address(slot->in_ctx), 0, PAGE_SIZE);
@@ -777,13 +924,17 @@ static int xhci_enable_endpoints(struct usb_device *udev)
 		struct usb_host_endpoint *hep = &udev->ep[i];
 		struct xhci_ep *ep;
 
-		if (hep->type != USB_ENDPOINT_XFER_BULK)
-			return -EINVAL;
 		dci = xhci_dci(hep->address);
+		if (hep->type != USB_ENDPOINT_XFER_BULK || dci < 2 || slot->eps[dci] ||
+		    !hep->maxpacket)
+			return -EINVAL;
 		ep = kzalloc(sizeof(*ep), GFP_KERNEL);
 		if (!ep)
 			return -ENOMEM;
 		ep->dci = dci;
+		ep->type = hep->address & USB_DIR_IN ? EP_BULK_IN : EP_BULK_OUT;
+		ep->maxpacket = hep->maxpacket;
+		ep->maxburst = hep->maxburst;
 		err = xhci_ring_init(xhci, &ep->ring, true);
 		if (err) {
 			kfree(ep);
@@ -791,21 +942,12 @@ static int xhci_enable_endpoints(struct usb_device *udev)
 		}
 		slot->eps[dci] = ep;
 		hep->hcpriv = ep;
-		ctx = in_ep(slot, dci);
-		ctx[1] = ERROR_COUNT(3) | EP_TYPE(hep->address & USB_DIR_IN ? EP_BULK_IN : EP_BULK_OUT) |
-			 MAX_BURST(hep->maxburst) | MAX_PACKET(hep->maxpacket);
-		ctx[2] = (uint32_t)ep->ring.dma | 1;	/* dequeue cycle state */
-		ctx[3] = (uint32_t)(ep->ring.dma >> 32);
-		ctx[4] = EP_AVG_TRB_LENGTH(PAGE_SIZE);
+		xhci_fill_ep_ctx(slot, ep);
 		add |= 1u << dci;
 		last = MAX(last, dci);
 	}
 	in_ctrl(slot)[1] = add;
-	/* The slot context as the controller has it, with the new last DCI. */
-	memcpy(in_slot(slot), xhci_ctx(xhci, slot->out_ctx, 0), xhci->ctx_size);
-	ctx = in_slot(slot);
-	ctx[0] = (ctx[0] & ~LAST_CTX(0x1f)) | LAST_CTX(last);
-	ctx[3] = 0;			/* the address and state are output only */
+	xhci_copy_slot_ctx(slot, last);
 	return xhci_command_ok(slot, page_to_phys(slot->in_ctx), TRB_TYPE(TRB_CONFIG_EP),
 			       "Configure Endpoint");
 }
@@ -826,16 +968,18 @@ static const char *const xhci_speed_name[] = {
 	[USB_SPEED_HIGH] = "high-speed", [USB_SPEED_SUPER] = "SuperSpeed",
 };
 
-/* PORTSC's speed field as the USB speed (the default Protocol Speed IDs
- * every controller uses for its USB 2 and USB 3 ports). */
+/* PORTSC's speed field (a Protocol Speed ID) as the USB speed, by the
+ * default IDs controllers use for their USB 2 and 3 ports: 1 full, 2
+ * low, 3 high, 4 SuperSpeed, 5 and up SuperSpeedPlus (driven here as
+ * SuperSpeed: same endpoint 0, same bulk packets). */
 static enum usb_device_speed xhci_port_speed(uint32_t portsc)
 {
 	switch (PORT_SPEED(portsc)) {
+	case 0: return USB_SPEED_UNKNOWN;
 	case 1: return USB_SPEED_FULL;
 	case 2: return USB_SPEED_LOW;
 	case 3: return USB_SPEED_HIGH;
-	case 4: return USB_SPEED_SUPER;
-	default: return USB_SPEED_UNKNOWN;
+	default: return USB_SPEED_SUPER;
 	}
 }
 
@@ -861,6 +1005,8 @@ static uint32_t xhci_port_reset(struct xhci_hcd *xhci, unsigned int n)
 	if (!(portsc & PORT_CONNECT))
 		return 0;
 	if (!(portsc & PORT_PE)) {
+		/* Old change bits off first, so that PRC means this reset's end. */
+		xhci_writel(xhci->op, XHCI_PORTSC(n), (portsc & PORT_RW_MASK) | (portsc & PORT_CHANGE_BITS));
 		xhci_writel(xhci->op, XHCI_PORTSC(n), (portsc & PORT_RW_MASK) | PORT_RESET);
 		if (!xhci_handshake(xhci->op, XHCI_PORTSC(n), PORT_RC, PORT_RC, XHCI_TMOUT_PORT_RESET)) {
 			printk(KERN_WARNING "usb%u: port %u does not finish its reset\n",
@@ -879,8 +1025,9 @@ static uint32_t xhci_port_reset(struct xhci_hcd *xhci, unsigned int n)
 	return portsc;
 }
 
-/* The slot's endpoint 0: its ring and its context in the input context. */
-static int xhci_setup_ep0(struct xhci_slot *slot, unsigned int port, enum usb_device_speed speed)
+/* The slot's endpoint 0: its ring, and the slot and endpoint contexts
+ * Address Device takes (the slot's speed is the port's speed ID). */
+static int xhci_setup_ep0(struct xhci_slot *slot, uint32_t portsc)
 {
 	struct xhci_ep *ep = kzalloc(sizeof(*ep), GFP_KERNEL);
 	uint32_t *ctx;
@@ -889,6 +1036,8 @@ static int xhci_setup_ep0(struct xhci_slot *slot, unsigned int port, enum usb_de
 	if (!ep)
 		return -ENOMEM;
 	ep->dci = 1;
+	ep->type = EP_CTRL;
+	ep->maxpacket = xhci_ep0_maxpacket(slot->udev.speed);
 	err = xhci_ring_init(slot->xhci, &ep->ring, true);
 	if (err) {
 		kfree(ep);
@@ -897,14 +1046,9 @@ static int xhci_setup_ep0(struct xhci_slot *slot, unsigned int port, enum usb_de
 	slot->eps[1] = ep;
 	in_ctrl(slot)[1] = 3;		/* add the slot and endpoint 0 */
 	ctx = in_slot(slot);
-	ctx[0] = SLOT_SPEED(speed == USB_SPEED_SUPER ? 4 : speed == USB_SPEED_HIGH ? 3 :
-			    speed == USB_SPEED_LOW ? 2 : 1) | LAST_CTX(1);
-	ctx[1] = ROOT_HUB_PORT(port);
-	ctx = in_ep(slot, 1);
-	ctx[1] = ERROR_COUNT(3) | EP_TYPE(EP_CTRL) | MAX_PACKET(xhci_ep0_maxpacket(speed));
-	ctx[2] = (uint32_t)ep->ring.dma | 1;
-	ctx[3] = (uint32_t)(ep->ring.dma >> 32);
-	ctx[4] = EP_AVG_TRB_LENGTH(8);
+	ctx[0] = SLOT_SPEED(PORT_SPEED(portsc)) | LAST_CTX(1);
+	ctx[1] = ROOT_HUB_PORT(slot->port);
+	xhci_fill_ep_ctx(slot, ep);
 	return 0;
 }
 
@@ -938,6 +1082,11 @@ static void xhci_new_device(struct xhci_hcd *xhci, unsigned int n, uint32_t port
 	unsigned int id;
 	int code, len;
 
+	if (speed == USB_SPEED_UNKNOWN) {
+		printk(KERN_WARNING "usb%u: port %u: a device of no known speed, skipped\n",
+		       xhci->hcd.busnum, n);
+		return;
+	}
 	code = xhci_command(xhci, 0, TRB_TYPE(TRB_ENABLE_SLOT), &id);
 	if (code != COMP_SUCCESS || id == 0 || id > XHCI_MAX_SLOTS) {
 		printk(KERN_WARNING "usb%u: port %u: no device slot (completion %d, slot %u)\n",
@@ -952,13 +1101,14 @@ static void xhci_new_device(struct xhci_hcd *xhci, unsigned int n, uint32_t port
 	}
 	slot->xhci = xhci;
 	slot->id = id;
+	slot->port = n;
 	slot->udev.bus = &xhci->hcd;
 	slot->udev.hcpriv = slot;
 	slot->udev.busnum = xhci->hcd.busnum;
 	slot->udev.portnum = n;
 	slot->udev.speed = speed;
 	snprintf(slot->udev.devpath, sizeof(slot->udev.devpath), "%u-%u", xhci->hcd.busnum, n);
-	if (xhci_setup_ep0(slot, n, speed))
+	if (xhci_setup_ep0(slot, portsc))
 		return;
 	((uint64_t *)page_address(xhci->dcbaa))[id] = page_to_phys(slot->out_ctx);
 	spin_lock_irqsave(&xhci->lock, flags);
@@ -972,16 +1122,21 @@ static void xhci_new_device(struct xhci_hcd *xhci, unsigned int n, uint32_t port
 	       speed < ARRAY_SIZE(xhci_speed_name) && xhci_speed_name[speed] ?
 	       xhci_speed_name[speed] : "unknown-speed", id);
 	if (speed == USB_SPEED_FULL || speed == USB_SPEED_LOW) {
+		/* Endpoint 0 starts at 8 bytes; the descriptor's first 8 say
+		 * what it really takes (8, 16, 32 or 64). */
 		desc = kmalloc(8, GFP_KERNEL);
 		if (!desc)
 			return;
 		len = usb_get_descriptor(&slot->udev, USB_DT_DEVICE, 0, desc, 8);
-		if (len == 8 && desc->bMaxPacketSize0 != xhci_ep0_maxpacket(speed) &&
-		    xhci_update_ep0(slot, desc->bMaxPacketSize0)) {
-			kfree(desc);
+		len = len == 8 ? desc->bMaxPacketSize0 : 0;
+		kfree(desc);
+		if (len != 8 && len != 16 && len != 32 && len != 64) {
+			printk(KERN_WARNING "usb %s: endpoint 0's packet size unreadable or invalid (%d), skipped\n",
+			       slot->udev.devpath, len);
 			return;
 		}
-		kfree(desc);
+		if (len != 8 && xhci_update_ep0(slot, (unsigned int)len))
+			return;
 	}
 	usb_new_device(&slot->udev);
 }
@@ -1052,6 +1207,12 @@ static void xhci_intel_switch_ports(struct xhci_hcd *xhci)
 /* Halt and reset the controller; false (logged) when it does not. */
 static bool xhci_reset(struct xhci_hcd *xhci)
 {
+	/* No operational register may be written before CNR clears (xHCI 4.2). */
+	if (!xhci_handshake(xhci->op, XHCI_USBSTS, STS_CNR, 0, XHCI_TMOUT_RESET)) {
+		printk(KERN_WARNING "usb%u: xhci: the controller is never ready, skipped\n",
+		       xhci->hcd.busnum);
+		return false;
+	}
 	xhci_writel(xhci->op, XHCI_USBCMD, xhci_readl(xhci->op, XHCI_USBCMD) & ~CMD_RUN);
 	if (!xhci_handshake(xhci->op, XHCI_USBSTS, STS_HALT, STS_HALT, XHCI_TMOUT_RESET) ||
 	    (xhci_writel(xhci->op, XHCI_USBCMD, CMD_RESET),
@@ -1108,6 +1269,7 @@ static bool xhci_start(struct xhci_hcd *xhci)
 	xhci_write64(xhci->run, XHCI_ERSTBA, virt_to_phys(erst));
 	xhci_writel(xhci->run, XHCI_IMOD, 0);
 	xhci_writel(xhci->run, XHCI_IMAN, IMAN_IP | (xhci->use_irq ? IMAN_IE : 0));
+	xhci->running = true;		/* its rings exist: the handler may read them */
 	xhci_writel(xhci->op, XHCI_USBCMD, CMD_RUN | (xhci->use_irq ? CMD_EIE : 0));
 	if (!xhci_handshake(xhci->op, XHCI_USBSTS, STS_HALT, 0, XHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "usb%u: xhci: the controller does not start\n", xhci->hcd.busnum);
@@ -1172,11 +1334,12 @@ static void xhci_probe(struct pci_dev *pdev)
 	xhci->max_ports = xhci_readl(xhci->cap, XHCI_HCSPARAMS1) >> 24;
 	xhci->ac64 = xhci_readl(xhci->cap, XHCI_HCCPARAMS1) & HCC_64BIT_ADDR;
 	xhci->ctx_size = xhci_readl(xhci->cap, XHCI_HCCPARAMS1) & HCC_64BYTE_CONTEXT ? 64 : 32;
+	xhci->hci_version = xhci_readl(xhci->cap, XHCI_CAPLENGTH) >> 16;
 	spin_lock_init(&xhci->lock, "xhci");
 	init_waitqueue_head(&xhci->wq);
 	mutex_init(&xhci->cmd_mutex);
 	printk(KERN_INFO "usb%u: xHCI %x.%02x at %#lx, %u ports, %u slots%s\n", xhci->hcd.busnum,
-	       xhci_readl(xhci->cap, XHCI_CAPLENGTH) >> 24, (xhci_readl(xhci->cap, XHCI_CAPLENGTH) >> 16) & 0xff,
+	       xhci->hci_version >> 8, xhci->hci_version & 0xff,
 	       (unsigned long)bar, xhci->max_ports, xhci->max_slots, xhci->ac64 ? ", 64-bit DMA" : "");
 	if (!(xhci_readl(xhci->op, XHCI_PAGESIZE) & 1)) {
 		printk(KERN_WARNING "usb%u: xhci: no 4 KiB page size, skipped\n", xhci->hcd.busnum);

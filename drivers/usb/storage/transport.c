@@ -14,8 +14,12 @@
  *
  * What goes wrong, and what is done (BOT 5.3 and 6.6):
  *   a stalled data stage   the endpoint's halt is cleared and the CSW
- *                          read anyway: the unit says what happened;
+ *                          read anyway: the unit says what happened, and
+ *                          the command's data counts as not moved;
  *   a stalled CSW read     the halt is cleared and the CSW read once more;
+ *   a device unplugged     (-ENODEV from the controller) the command
+ *                          fails with -ENODEV, quietly: there is nothing
+ *                          to recover;
  *   anything else          (a timeout, a transaction error, a bad or
  *                          missing CSW, a phase error): reset recovery,
  *                          the class reset then both halts cleared, and
@@ -67,6 +71,7 @@ enum {
 	USB_STOR_TRANSPORT_GOOD,	/* the command passed */
 	USB_STOR_TRANSPORT_FAILED,	/* it failed; the unit has sense data */
 	USB_STOR_TRANSPORT_ERROR,	/* the transport failed: reset recovery */
+	USB_STOR_TRANSPORT_NO_DEVICE,	/* the device is gone: nothing to recover */
 };
 
 /* One bulk transfer of len bytes at buf (in iobuf); bytes or an errno. */
@@ -100,7 +105,7 @@ static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us)
 	struct bulk_cs_wrap *bcs = (struct bulk_cs_wrap *)(us->iobuf + US_IOBUF_CSW);
 	bool in = srb->sc_data_direction == DMA_FROM_DEVICE;
 	struct usb_host_endpoint *ep = in ? us->ep_in : us->ep_out;
-	int moved = -1, ret;
+	int moved = -1, ret;	/* moved: the data stage's bytes, -1 when there was none */
 
 	memset(bcb, 0, sizeof(*bcb));
 	bcb->Signature = US_BULK_CB_SIGN;
@@ -111,6 +116,8 @@ static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us)
 	bcb->Length = (uint8_t)srb->cmd_len;
 	memcpy(bcb->CDB, srb->cmnd, srb->cmd_len);
 	ret = usb_stor_bulk_buf(us, us->ep_out, bcb, US_BULK_CB_WRAP_LEN);
+	if (ret == -ENODEV)
+		return USB_STOR_TRANSPORT_NO_DEVICE;
 	if (ret != US_BULK_CB_WRAP_LEN) {
 		printk(KERN_WARNING "usb %s: usb-storage: CBW not sent (%d)\n", us->pusb_dev->devpath, ret);
 		return USB_STOR_TRANSPORT_ERROR;
@@ -118,8 +125,13 @@ static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us)
 	if (srb->length) {
 		ret = usb_bulk_msg(us->pusb_dev, ep, srb->sg, srb->nsg, US_TIMEOUT);
 		if (ret == -EPIPE) {
+			/* How much moved before the stall is not known: none,
+			 * whatever the CSW's residue says. */
+			moved = 0;
 			if (usb_clear_halt(us->pusb_dev, ep))
 				return USB_STOR_TRANSPORT_ERROR;
+		} else if (ret == -ENODEV) {
+			return USB_STOR_TRANSPORT_NO_DEVICE;
 		} else if (ret < 0) {
 			printk(KERN_WARNING "usb %s: usb-storage: data stage failed (%d)\n",
 			       us->pusb_dev->devpath, ret);
@@ -135,6 +147,8 @@ static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us)
 			return USB_STOR_TRANSPORT_ERROR;
 		ret = usb_stor_bulk_buf(us, us->ep_in, bcs, US_BULK_CS_WRAP_LEN);
 	}
+	if (ret == -ENODEV)
+		return USB_STOR_TRANSPORT_NO_DEVICE;
 	if (ret != US_BULK_CS_WRAP_LEN || bcs->Signature != US_BULK_CS_SIGN ||
 	    bcs->Tag != bcb->Tag || bcs->Status > US_BULK_STAT_FAIL ||
 	    bcs->Residue > srb->length) {
@@ -177,15 +191,20 @@ void usb_stor_invoke_transport(struct scsi_cmnd *srb, struct us_data *us)
 {
 	int ret = usb_stor_Bulk_transport(srb, us);
 
-	if (ret == USB_STOR_TRANSPORT_FAILED)
-		ret = usb_stor_request_sense(srb, us) == USB_STOR_TRANSPORT_ERROR ?
-		      USB_STOR_TRANSPORT_ERROR : USB_STOR_TRANSPORT_FAILED;
+	if (ret == USB_STOR_TRANSPORT_FAILED) {
+		ret = usb_stor_request_sense(srb, us);
+		if (ret == USB_STOR_TRANSPORT_GOOD)
+			ret = USB_STOR_TRANSPORT_FAILED;
+	}
 	switch (ret) {
 	case USB_STOR_TRANSPORT_GOOD:
 		srb->result = SAM_STAT_GOOD;
 		break;
 	case USB_STOR_TRANSPORT_FAILED:
 		srb->result = SAM_STAT_CHECK_CONDITION;
+		break;
+	case USB_STOR_TRANSPORT_NO_DEVICE:
+		srb->result = -ENODEV;
 		break;
 	default:
 		usb_stor_Bulk_reset(us);
