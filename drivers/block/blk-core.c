@@ -584,6 +584,7 @@ void blk_dev_init(void)
 	ata_piix_init();
 	ahci_init();
 	xhci_init();
+	ehci_init();
 	for (bdev = next_bdev(NULL); bdev; bdev = next_bdev(bdev)) {
 		if (bdev->bd_partno)
 			continue;

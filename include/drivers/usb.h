@@ -5,8 +5,10 @@
  * driver's operations, and the calls a class driver makes.
  *
  * The layers, each a folder of drivers/usb/ as in Linux:
- *   host/xhci.c      the host controller: rings, slots, its root ports;
- *                    finds a device on a port and hands it to the core.
+ *   host/            the host controllers: xhci.c (USB 3, and every
+ *                    port of PCs since about 2012), ehci-hcd.c (USB 2's
+ *                    high-speed ports on older PCs); each finds a device
+ *                    on a root port, addresses it and hands it to the core.
  *   core/hub.c       enumeration: reads a new device's descriptors,
  *                    configures it, gives each interface to the class
  *                    driver that claims it.
@@ -37,6 +39,7 @@
 #define USB_RECIP_ENDPOINT		0x02
 
 #define USB_REQ_CLEAR_FEATURE		0x01
+#define USB_REQ_SET_ADDRESS		0x05
 #define USB_REQ_GET_DESCRIPTOR		0x06
 #define USB_REQ_SET_CONFIGURATION	0x09
 #define USB_ENDPOINT_HALT		0	/* feature selector */
@@ -231,8 +234,14 @@ int usb_bulk_msg(struct usb_device *udev, struct usb_host_endpoint *ep,
  * start over.  0 or an errno. */
 int usb_clear_halt(struct usb_device *udev, struct usb_host_endpoint *ep);
 
-/* host/xhci.c: find every xHCI controller on PCI and the devices on its
- * root ports.  Called by blk_dev_init(). */
+/* core/hub.c: the next bus number, 1, 2, ..., one per controller in
+ * the order they are found.  Boot only. */
+unsigned int usb_new_busnum(void);
+
+/* host/xhci.c, host/ehci-hcd.c: find every xHCI (then EHCI) controller
+ * on PCI and the devices on their root ports.  Called by blk_dev_init(),
+ * in that order. */
 void xhci_init(void);
+void ehci_init(void);
 
 #endif

@@ -1317,32 +1317,41 @@ def ahci_two_hbas_case(build):
          r"ahci: completion by interrupt on IRQ 10"])
 
 
-def usb_storage_case(build, polled=False):
+def usb_storage_case(build, polled=False, ehci=False):
     """Two USB disks (usb-storage) on QEMU's xHCI controller, each on its
     own root port: sda holds an ext2, sdb is scratch; no ATA disks, so the
     sticks take the first sd names.  polled: a virtio disk in slot 3
-    takes the controller's IRQ 11 first, so it is driven polled."""
-    name = "usb_storage_polled_q35_bios" if polled else "usb_storage_q35_bios"
+    takes the controller's IRQ 11 first, so it is driven polled.  ehci:
+    the disks are high-speed on an EHCI controller (usb-ehci) instead, as
+    on a PC from before xHCI."""
+    name = ("usb_storage_ehci_q35_bios" if ehci else
+            "usb_storage_polled_q35_bios" if polled else "usb_storage_q35_bios")
     virtio = ["-drive", "if=none,id=vd0,format=raw,file={workdir}/vd.img",
               "-device", "virtio-blk-pci,drive=vd0,addr=0x3"] if polled else []
     if polled:
         os.makedirs(os.path.join(build, "tests", name), exist_ok=True)
         with open(os.path.join(build, "tests", name, "vd.img"), "wb") as f:
             f.truncate(1 << 20)
+    hc = "ehci" if ehci else "xhci"
+    expect = [r"usb1: EHCI 1\.00 at 0x[0-9a-f]+, 6 ports",
+              r"usb1: ehci: completion by interrupt on IRQ 10",
+              r"usb 1-1: new high-speed USB device number 1 using ehci-pci",
+              r"usb 1-2: new high-speed USB device number 2 using ehci-pci"] if ehci else [
+              r"usb1: xHCI 1\.00 at 0x[0-9a-f]+, 8 ports, 64 slots, 64-bit DMA",
+              r"usb1: xhci: IRQ 11 is another driver's \(error -16\), completion polled" if polled
+              else r"usb1: xhci: completion by interrupt on IRQ 11"]
     return sd_disk_case(
         build, name, [],
-        virtio + ["-device", "qemu-xhci,id=xhci,addr=0x2",
+        virtio + ["-device", ("usb-ehci,id=ehci,addr=0x2" if ehci else "qemu-xhci,id=xhci,addr=0x2"),
                   "-drive", "if=none,id=stick0,format=raw,file={workdir}/disk.img",
-                  "-device", "usb-storage,bus=xhci.0,drive=stick0",
+                  "-device", "usb-storage,bus=%s.0,drive=stick0,port=1" % hc,
                   "-drive", "if=none,id=stick1,format=raw,file={workdir}/scratch.img",
-                  "-device", "usb-storage,bus=xhci.0,drive=stick1"],
-        [r"usb1: xHCI 1\.00 at 0x[0-9a-f]+, 8 ports, 64 slots, 64-bit DMA",
-         r"usb 1-\d+: New USB device found, idVendor=46f4, idProduct=0001: \"QEMU USB HARDDRIVE\"",
+                  "-device", "usb-storage,bus=%s.0,drive=stick1,port=2" % hc],
+        expect + [
+         r"usb 1-1: New USB device found, idVendor=46f4, idProduct=0001: \"QEMU USB HARDDRIVE\"",
          r"sd 0:0:0:0: \[sda\] 32768 512-byte logical blocks",
          r"sd 1:0:0:0: \[sdb\] 16384 512-byte logical blocks",
-         r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), sd$",
-         r"usb1: xhci: IRQ 11 is another driver's \(error -16\), completion polled" if polled
-         else r"usb1: xhci: completion by interrupt on IRQ 11"])
+         r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), sd$"])
 
 
 def usb_unplug_case(build):
@@ -1858,6 +1867,7 @@ def cases(build):
         ahci_two_hbas_case(build),
         usb_storage_case(build),
         usb_storage_case(build, polled=True),
+        usb_storage_case(build, ehci=True),
         usb_unplug_case(build),
         bench_smoke_case(build),
         bench_reclaim_smoke_case(build),

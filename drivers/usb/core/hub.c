@@ -30,6 +30,13 @@ static struct usb_driver *const usb_drivers[] = {
 	&usb_storage_driver,
 };
 
+static unsigned int usb_nr_buses;
+
+unsigned int usb_new_busnum(void)
+{
+	return ++usb_nr_buses;
+}
+
 /* The largest configuration descriptor read (all its interfaces and
  * endpoints); a bigger one is refused. */
 #define USB_MAX_CONFIG_LEN	1024

@@ -270,7 +270,6 @@ struct xhci_hcd {
 };
 
 static LIST_HEAD(xhci_hosts);		/* changed with interrupts off */
-static unsigned int xhci_nr_buses;
 
 static uint32_t xhci_readl(volatile uint8_t *base, unsigned int reg)
 {
@@ -1325,7 +1324,7 @@ static void xhci_probe(struct pci_dev *pdev)
 	pci_enable_device(pdev);
 	xhci->pdev = pdev;
 	xhci->hcd.driver = &xhci_hc_driver;
-	xhci->hcd.busnum = ++xhci_nr_buses;
+	xhci->hcd.busnum = usb_new_busnum();
 	xhci->hcd.hcpriv = xhci;
 	xhci->op = xhci->cap + (xhci_readl(xhci->cap, XHCI_CAPLENGTH) & 0xff);
 	xhci->run = xhci->cap + (xhci_readl(xhci->cap, XHCI_RTSOFF) & ~0x1fu);
