@@ -17,8 +17,9 @@
  *   busy     active's command is with the host; later requests wait on
  *            the queue in order.  sd_done(), in the host's thread, ends
  *            active and hands over the next.
- * A command that the host could not carry, or that the unit answers
- * with UNIT ATTENTION, is sent again, up to SD_MAX_RETRIES times.  A
+ * A command whose transport failed in a way the host says is worth
+ * another try (-EAGAIN), or that the unit answers with UNIT ATTENTION,
+ * is sent again, up to SD_MAX_RETRIES times.  A
  * command fails its request with -EIO (a line naming the sector and the
  * sense key) when it still fails then, the unit reports any other CHECK
  * CONDITION, or fewer bytes moved than the request holds.
@@ -275,12 +276,12 @@ static void sd_end_done(struct list_head *done)
 	}
 }
 
-/* Should cmd go again: the transport failed (and reset the device) but
- * the device is still there, or the unit reported UNIT ATTENTION, and
- * retries are left? */
+/* Should cmd go again: the host says it may (-EAGAIN: its transport
+ * failed and it reset the device), or the unit reported UNIT ATTENTION,
+ * and retries are left? */
 static bool sd_retry(struct scsi_disk *sdkp, const struct scsi_cmnd *cmd)
 {
-	return ((cmd->result < 0 && cmd->result != -ENODEV) || sd_sense_key(cmd) == UNIT_ATTENTION) &&
+	return (cmd->result == -EAGAIN || sd_sense_key(cmd) == UNIT_ATTENTION) &&
 	       sdkp->retries < SD_MAX_RETRIES;
 }
 

@@ -63,8 +63,10 @@ struct scsi_cmnd {
 	unsigned int length;		/* bytes: the sum of sg's */
 	/* Set by the host before scsi_done: */
 	int result;			/* a SAM_STAT_*, or a negative errno when the
-					 * command never completed: -EIO (transport
-					 * failure), -ENODEV (the device is gone) */
+					 * command never completed: -EAGAIN (the
+					 * transport failed, the device was reset: try
+					 * again), -EIO (it failed for good), -ENODEV
+					 * (the device is gone) */
 	unsigned int resid;		/* bytes of length not moved */
 	uint8_t sense[SCSI_SENSE_BUFFERSIZE];	/* when CHECK CONDITION */
 	void (*scsi_done)(struct scsi_cmnd *cmd);	/* process context */

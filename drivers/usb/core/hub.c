@@ -75,8 +75,8 @@ static unsigned int usb_bulk_maxpacket(enum usb_device_speed speed)
  * leave it out with a line: not bulk, endpoint 0, a packet size of 0 or
  * not 8-64 at full speed, the same address twice, or one too many.  A
  * high-speed or SuperSpeed endpoint that gives another size than its
- * speed fixes gets the fixed one, with a line, as Linux's
- * usb_parse_endpoint does.  The new endpoint, or NULL.
+ * speed fixes is told of in a line, and cut to the fixed size when it is
+ * larger, as Linux's usb_parse_endpoint does.  The new endpoint, or NULL.
  */
 static struct usb_host_endpoint *usb_add_endpoint(struct usb_device *udev,
 						  const struct usb_endpoint_descriptor *epd)
@@ -101,9 +101,10 @@ static struct usb_host_endpoint *usb_add_endpoint(struct usb_device *udev,
 			return NULL;
 		}
 	if (fixed && maxpacket != fixed) {
-		printk(KERN_WARNING "usb %s: bulk endpoint %#x has invalid max packet %u, setting to %u\n",
-		       udev->devpath, epd->bEndpointAddress, maxpacket, fixed);
-		maxpacket = fixed;
+		printk(KERN_WARNING "usb %s: bulk endpoint %#x has invalid max packet %u%s\n",
+		       udev->devpath, epd->bEndpointAddress, maxpacket,
+		       maxpacket > fixed ? ", cut to the speed's" : "");
+		maxpacket = MIN(maxpacket, fixed);
 	}
 	ep = &udev->ep[udev->nr_ep++];
 	ep->address = epd->bEndpointAddress;

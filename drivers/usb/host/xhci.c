@@ -214,6 +214,7 @@ struct xhci_ring {
 /* The transfer outstanding on an endpoint (see the top for its states). */
 struct xhci_td {
 	bool active, done;
+	struct xhci_trb *first;		/* queued with its cycle bit held back */
 	bool control;			/* ends only at its status TRB */
 	unsigned int ntrbs;
 	phys_addr_t trb[XHCI_MAX_TD_TRBS];	/* the TD's TRBs, in order */
@@ -348,12 +349,14 @@ static phys_addr_t xhci_ring_pos(const struct xhci_ring *ring)
 /*
  * Put one TRB on a command or transfer ring and return its address.
  * The cycle bit goes in last, after a barrier, so the controller never
- * sees a half-written TRB.  At the Link TRB the ring wraps: the link
- * takes the chain bit of the TRB before it (a TD may span the wrap) and
- * the producer's cycle, and the cycle toggles.
+ * sees a half-written TRB; with hold, it goes in inverted, so that the
+ * controller does not take the TRB (nor any after it) until
+ * xhci_td_run() flips it (Linux's giveback_first_trb).  At the Link TRB
+ * the ring wraps: the link takes the chain bit of the TRB before it (a
+ * TD may span the wrap) and the producer's cycle, and the cycle toggles.
  */
 static phys_addr_t xhci_queue_trb(struct xhci_ring *ring, uint64_t param, uint32_t status,
-				  uint32_t control)
+				  uint32_t control, bool hold)
 {
 	struct xhci_trb *trb = &ring->trbs[ring->enqueue];
 	phys_addr_t addr = xhci_ring_pos(ring);
@@ -361,7 +364,7 @@ static phys_addr_t xhci_queue_trb(struct xhci_ring *ring, uint64_t param, uint32
 	trb->param = param;
 	trb->status = status;
 	__asm__ volatile("sfence" ::: "memory");
-	trb->control = control | ring->cycle;
+	trb->control = control | (ring->cycle ^ hold);
 	if (++ring->enqueue == TRBS_PER_RING - 1) {
 		struct xhci_trb *link = &ring->trbs[ring->enqueue];
 
@@ -481,10 +484,14 @@ static void xhci_slot_gone(struct xhci_slot *slot)
 	}
 }
 
-/* A port status change: a device pulled out of its root port takes its
- * slot with it, so that nothing waits for it any more.  Only the
- * connect change is cleared: the others belong to xhci_port_reset(),
- * which waits for them at probe.  Called with lock held. */
+/*
+ * A port status change.  A device pulled out of its root port (or pulled
+ * and put back: a connect change on a port that has a slot) takes its
+ * slot with it, so that nothing waits for it any more.  Every change bit
+ * is cleared but the reset change, which xhci_port_reset() waits for at
+ * probe: a change bit left set would keep the port from raising another
+ * event (xHCI 4.19.2).  Called with lock held.
+ */
 static void xhci_port_event(struct xhci_hcd *xhci, const struct xhci_trb *ev)
 {
 	unsigned int port = (unsigned int)(ev->param >> 24) & 0xff, id;
@@ -493,9 +500,10 @@ static void xhci_port_event(struct xhci_hcd *xhci, const struct xhci_trb *ev)
 	if (port == 0 || port > xhci->max_ports)
 		return;
 	portsc = xhci_readl(xhci->op, XHCI_PORTSC(port));
-	if (portsc & PORT_CONNECT)
+	xhci_writel(xhci->op, XHCI_PORTSC(port),
+		    (portsc & PORT_RW_MASK) | (portsc & PORT_CHANGE_BITS & ~PORT_RC));
+	if ((portsc & PORT_CONNECT) && !(portsc & PORT_CSC))
 		return;
-	xhci_writel(xhci->op, XHCI_PORTSC(port), (portsc & PORT_RW_MASK) | PORT_CSC);
 	for (id = 1; id <= XHCI_MAX_SLOTS; id++) {
 		struct xhci_slot *slot = xhci->slots[id];
 
@@ -624,7 +632,7 @@ static int xhci_command(struct xhci_hcd *xhci, uint64_t param, uint32_t control,
 	mutex_lock(&xhci->cmd_mutex);
 	spin_lock_irqsave(&xhci->lock, flags);
 	xhci->cmd_done = false;
-	xhci->cmd_trb = xhci_queue_trb(&xhci->cmd_ring, param, 0, control);
+	xhci->cmd_trb = xhci_queue_trb(&xhci->cmd_ring, param, 0, control, false);
 	spin_unlock_irqrestore(&xhci->lock, flags);
 	xhci_ring_doorbell(xhci, 0, 0);
 	if (!xhci_wait(xhci, &xhci->cmd_done, XHCI_TMOUT_CMD)) {
@@ -696,7 +704,8 @@ static void xhci_copy_slot_ctx(struct xhci_slot *slot, unsigned int last)
  *   halted         Reset Endpoint, then Set TR Dequeue Pointer;
  *   stopped, or    (a timed-out TD was stopped and skipped) Configure
  *   running        Endpoint dropping and adding it again, stopped first
- *                  when running (Linux's xhci_endpoint_reset).
+ *                  when running (Linux's xhci_endpoint_reset); one that
+ *                  halts while it is being stopped is reset as halted.
  */
 static int xhci_reset_ep(struct xhci_slot *slot, struct xhci_ep *ep)
 {
@@ -704,6 +713,15 @@ static int xhci_reset_ep(struct xhci_slot *slot, struct xhci_ep *ep)
 	uint32_t *ctx;
 	int err;
 
+	if (state == EP_STATE_RUNNING && ep->dci != 1 &&
+	    xhci_command(slot->xhci, 0, TRB_TYPE(TRB_STOP_RING) | TRB_SLOT(slot->id) |
+			 TRB_EP(ep->dci), NULL) != COMP_SUCCESS) {
+		/* It halted meanwhile (a context state error), or the
+		 * controller is gone: look again. */
+		state = xhci_ctx(slot->xhci, slot->out_ctx, ep->dci)[0] & EP_STATE_MASK;
+		if (state != EP_STATE_HALTED)
+			return -EPROTO;
+	}
 	if (state == EP_STATE_HALTED) {
 		err = xhci_command_ok(slot, 0, TRB_TYPE(TRB_RESET_EP) | TRB_EP(ep->dci),
 				      "Reset Endpoint");
@@ -711,12 +729,6 @@ static int xhci_reset_ep(struct xhci_slot *slot, struct xhci_ep *ep)
 	}
 	if (ep->dci == 1)
 		return 0;		/* a control endpoint has no toggle to keep */
-	if (state == EP_STATE_RUNNING) {
-		err = xhci_command_ok(slot, 0, TRB_TYPE(TRB_STOP_RING) | TRB_EP(ep->dci),
-				      "Stop Endpoint");
-		if (err)
-			return err;
-	}
 	memset(page_address(slot->in_ctx), 0, PAGE_SIZE);
 	ctx = in_ctrl(slot);
 	ctx[0] = 1u << ep->dci;			/* drop... */
@@ -743,7 +755,7 @@ static void xhci_td_start(struct xhci_ep *ep, bool control, unsigned int ntrbs)
 
 	if (ep->ring.enqueue + ntrbs > TRBS_PER_RING - 1)
 		while (ep->ring.enqueue != 0)
-			xhci_queue_trb(&ep->ring, 0, 0, TRB_TYPE(TRB_NOOP));
+			xhci_queue_trb(&ep->ring, 0, 0, TRB_TYPE(TRB_NOOP), false);
 	td->done = false;
 	td->control = control;
 	td->ntrbs = 0;
@@ -760,7 +772,9 @@ static void xhci_td_add(struct xhci_ep *ep, uint64_t param, uint32_t status, uin
 	unsigned int before = td->ntrbs ? td->end[td->ntrbs - 1] : 0;
 
 	td->end[td->ntrbs] = before + len;
-	td->trb[td->ntrbs] = xhci_queue_trb(&ep->ring, param, status, control);
+	if (td->ntrbs == 0)
+		td->first = &ep->ring.trbs[ep->ring.enqueue];
+	td->trb[td->ntrbs] = xhci_queue_trb(&ep->ring, param, status, control, td->ntrbs == 0);
 	td->ntrbs++;
 }
 
@@ -778,8 +792,14 @@ static int xhci_td_run(struct xhci_slot *slot, struct xhci_ep *ep, unsigned int 
 	int ret;
 
 	spin_lock_irqsave(&xhci->lock, flags);
+	if (slot->gone) {		/* unplugged since the caller looked */
+		spin_unlock_irqrestore(&xhci->lock, flags);
+		return -ENODEV;
+	}
 	td->active = true;
 	spin_unlock_irqrestore(&xhci->lock, flags);
+	__asm__ volatile("sfence" ::: "memory");
+	td->first->control ^= TRB_CYCLE;	/* the whole TD, at once */
 	xhci_ring_doorbell(xhci, slot->id, ep->dci);
 	done = xhci_wait(xhci, &td->done, timeout_ms);
 	if (!done && !xhci->dead && !slot->gone) {
@@ -789,6 +809,7 @@ static int xhci_td_run(struct xhci_slot *slot, struct xhci_ep *ep, unsigned int 
 	}
 	spin_lock_irqsave(&xhci->lock, flags);
 	td->active = false;
+	done = td->done;		/* it may have ended while it was being stopped */
 	if (!done)
 		ret = xhci->dead || slot->gone ? -ENODEV : -ETIMEDOUT;
 	else if (td->code == COMP_SUCCESS || td->code == COMP_SHORT_PACKET)

@@ -23,7 +23,10 @@
  *   anything else          (a timeout, a transaction error, a bad or
  *                          missing CSW, a phase error): reset recovery,
  *                          the class reset then both halts cleared, and
- *                          the command fails with -EIO.
+ *                          the command fails: with -EAGAIN (try again)
+ *                          when the reset worked and the failure was not
+ *                          a timeout or a buffer the controller refused,
+ *                          else with -EIO.
  * A command that failed (status 1) is followed by REQUEST SENSE, whose
  * data goes to the command's sense buffer (Linux's auto-sense).
  *
@@ -83,8 +86,9 @@ static int usb_stor_bulk_buf(struct us_data *us, struct usb_host_endpoint *ep, v
 	return usb_bulk_msg(us->pusb_dev, ep, &sg, 1, US_TIMEOUT);
 }
 
-/* Reset recovery (BOT 5.3.4): the class reset, then both halts cleared. */
-static void usb_stor_Bulk_reset(struct us_data *us)
+/* Reset recovery (BOT 5.3.4): the class reset, then both halts cleared;
+ * 0 when all three worked. */
+static int usb_stor_Bulk_reset(struct us_data *us)
 {
 	int ret;
 
@@ -92,14 +96,28 @@ static void usb_stor_Bulk_reset(struct us_data *us)
 	ret = usb_control_msg(us->pusb_dev, US_BULK_RESET_REQUEST,
 			      USB_DIR_OUT | USB_TYPE_CLASS | USB_RECIP_INTERFACE, 0, us->ifnum,
 			      NULL, 0, USB_CTRL_SET_TIMEOUT);
-	if (ret < 0)
+	if (ret < 0) {
 		printk(KERN_WARNING "usb %s: usb-storage: the reset failed (%d)\n",
 		       us->pusb_dev->devpath, ret);
-	usb_clear_halt(us->pusb_dev, us->ep_in);
-	usb_clear_halt(us->pusb_dev, us->ep_out);
+		return ret;
+	}
+	ret = usb_clear_halt(us->pusb_dev, us->ep_in);
+	return ret ? ret : usb_clear_halt(us->pusb_dev, us->ep_out);
 }
 
-static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us)
+/* A halt cleared in the middle of a command: USB_STOR_TRANSPORT_GOOD
+ * when it was, else what the command comes to. */
+static int usb_stor_clear_halt(struct us_data *us, struct usb_host_endpoint *ep, int *err)
+{
+	*err = usb_clear_halt(us->pusb_dev, ep);
+	if (*err == -ENODEV)
+		return USB_STOR_TRANSPORT_NO_DEVICE;
+	return *err ? USB_STOR_TRANSPORT_ERROR : USB_STOR_TRANSPORT_GOOD;
+}
+
+/* Carry srb; what it came to, and when the transport failed, the errno
+ * that made it fail in *err. */
+static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us, int *err)
 {
 	struct bulk_cb_wrap *bcb = (struct bulk_cb_wrap *)(us->iobuf + US_IOBUF_CBW);
 	struct bulk_cs_wrap *bcs = (struct bulk_cs_wrap *)(us->iobuf + US_IOBUF_CSW);
@@ -116,6 +134,7 @@ static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us)
 	bcb->Length = (uint8_t)srb->cmd_len;
 	memcpy(bcb->CDB, srb->cmnd, srb->cmd_len);
 	ret = usb_stor_bulk_buf(us, us->ep_out, bcb, US_BULK_CB_WRAP_LEN);
+	*err = ret < 0 ? ret : -EPROTO;
 	if (ret == -ENODEV)
 		return USB_STOR_TRANSPORT_NO_DEVICE;
 	if (ret != US_BULK_CB_WRAP_LEN) {
@@ -128,11 +147,13 @@ static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us)
 			/* How much moved before the stall is not known: none,
 			 * whatever the CSW's residue says. */
 			moved = 0;
-			if (usb_clear_halt(us->pusb_dev, ep))
-				return USB_STOR_TRANSPORT_ERROR;
+			ret = usb_stor_clear_halt(us, ep, err);
+			if (ret != USB_STOR_TRANSPORT_GOOD)
+				return ret;
 		} else if (ret == -ENODEV) {
 			return USB_STOR_TRANSPORT_NO_DEVICE;
 		} else if (ret < 0) {
+			*err = ret;
 			printk(KERN_WARNING "usb %s: usb-storage: data stage failed (%d)\n",
 			       us->pusb_dev->devpath, ret);
 			return USB_STOR_TRANSPORT_ERROR;
@@ -143,10 +164,12 @@ static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us)
 	memset(bcs, 0, sizeof(*bcs));
 	ret = usb_stor_bulk_buf(us, us->ep_in, bcs, US_BULK_CS_WRAP_LEN);
 	if (ret == -EPIPE) {
-		if (usb_clear_halt(us->pusb_dev, us->ep_in))
-			return USB_STOR_TRANSPORT_ERROR;
+		ret = usb_stor_clear_halt(us, us->ep_in, err);
+		if (ret != USB_STOR_TRANSPORT_GOOD)
+			return ret;
 		ret = usb_stor_bulk_buf(us, us->ep_in, bcs, US_BULK_CS_WRAP_LEN);
 	}
+	*err = ret < 0 ? ret : -EPROTO;
 	if (ret == -ENODEV)
 		return USB_STOR_TRANSPORT_NO_DEVICE;
 	if (ret != US_BULK_CS_WRAP_LEN || bcs->Signature != US_BULK_CS_SIGN ||
@@ -164,7 +187,7 @@ static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us)
 
 /* REQUEST SENSE after a failed srb: its sense data into srb->sense.
  * USB_STOR_TRANSPORT_GOOD when it came. */
-static int usb_stor_request_sense(struct scsi_cmnd *srb, struct us_data *us)
+static int usb_stor_request_sense(struct scsi_cmnd *srb, struct us_data *us, int *err)
 {
 	struct scsi_cmnd *sense = &us->sense_srb;
 	uint8_t *data = us->iobuf + US_IOBUF_SENSE;
@@ -181,7 +204,7 @@ static int usb_stor_request_sense(struct scsi_cmnd *srb, struct us_data *us)
 	sense->nsg = 1;
 	sense->length = SCSI_SENSE_BUFFERSIZE;
 	memset(data, 0, SCSI_SENSE_BUFFERSIZE);
-	ret = usb_stor_Bulk_transport(sense, us);
+	ret = usb_stor_Bulk_transport(sense, us, err);
 	if (ret == USB_STOR_TRANSPORT_GOOD)
 		memcpy(srb->sense, data, SCSI_SENSE_BUFFERSIZE);
 	return ret;
@@ -189,10 +212,10 @@ static int usb_stor_request_sense(struct scsi_cmnd *srb, struct us_data *us)
 
 void usb_stor_invoke_transport(struct scsi_cmnd *srb, struct us_data *us)
 {
-	int ret = usb_stor_Bulk_transport(srb, us);
+	int err = 0, ret = usb_stor_Bulk_transport(srb, us, &err);
 
 	if (ret == USB_STOR_TRANSPORT_FAILED) {
-		ret = usb_stor_request_sense(srb, us);
+		ret = usb_stor_request_sense(srb, us, &err);
 		if (ret == USB_STOR_TRANSPORT_GOOD)
 			ret = USB_STOR_TRANSPORT_FAILED;
 	}
@@ -207,8 +230,13 @@ void usb_stor_invoke_transport(struct scsi_cmnd *srb, struct us_data *us)
 		srb->result = -ENODEV;
 		break;
 	default:
-		usb_stor_Bulk_reset(us);
-		srb->result = -EIO;
+		/* Worth another try when the device came back from the reset
+		 * and the failure was not for good: not a timeout (the device
+		 * may be hung), not a buffer the controller cannot use. */
+		if (!usb_stor_Bulk_reset(us) && err != -ETIMEDOUT && err != -EIO && err != -EINVAL)
+			srb->result = -EAGAIN;
+		else
+			srb->result = -EIO;
 		break;
 	}
 }
