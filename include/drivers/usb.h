@@ -10,8 +10,9 @@
  *                    high-speed ports on older PCs); each finds a device
  *                    on a root port, addresses it and hands it to the core.
  *   core/hub.c       enumeration: reads a new device's descriptors,
- *                    configures it, gives each interface to the class
- *                    driver that claims it.
+ *                    configures it, gives its interface to the class
+ *                    driver that claims it; and the hub class driver,
+ *                    which finds the devices on a hub's ports.
  *   core/message.c   the requests every driver makes: control requests
  *                    (usb_control_msg), bulk transfers (usb_bulk_msg),
  *                    clearing a halted endpoint (usb_clear_halt).
@@ -37,8 +38,11 @@
 #define USB_TYPE_CLASS			0x20
 #define USB_RECIP_INTERFACE		0x01
 #define USB_RECIP_ENDPOINT		0x02
+#define USB_RECIP_OTHER			0x03	/* a hub's port */
 
+#define USB_REQ_GET_STATUS		0x00
 #define USB_REQ_CLEAR_FEATURE		0x01
+#define USB_REQ_SET_FEATURE		0x03
 #define USB_REQ_SET_ADDRESS		0x05
 #define USB_REQ_GET_DESCRIPTOR		0x06
 #define USB_REQ_SET_CONFIGURATION	0x09
@@ -58,6 +62,7 @@
 #define USB_ENDPOINT_XFER_BULK		2	/* bulk or interrupt */
 
 #define USB_CLASS_MASS_STORAGE		0x08
+#define USB_CLASS_HUB			0x09
 
 /* Timeouts of the requests the core makes, milliseconds (Linux's
  * USB_CTRL_GET_TIMEOUT and USB_CTRL_SET_TIMEOUT). */
@@ -145,18 +150,22 @@ struct usb_host_endpoint {
 struct usb_hcd;
 
 /*
- * A device on a root port.  The controller creates it (busnum, portnum,
- * speed, hcpriv: its slot, with endpoint 0 working) and hands it to
- * usb_new_device(); the core fills in the rest.  Devices live for the
- * whole boot: there is no unplugging.
+ * A device on a root port or on a hub's port.  The controller creates it
+ * (busnum, parent, portnum, speed, hcpriv: its slot, with endpoint 0
+ * addressed and working) and hands it to usb_new_device(); the core
+ * fills in the rest.  A device's structures live for the whole boot,
+ * also after it is unplugged (its transfers then fail with -ENODEV).
  */
 struct usb_device {
 	struct usb_hcd *bus;
 	void *hcpriv;
 	unsigned int busnum;		/* the controller's number, from 1 */
-	unsigned int portnum;		/* the root port, from 1 */
+	struct usb_device *parent;	/* the hub it is on; NULL on a root port */
+	unsigned int portnum;		/* the port of the root or the hub, from 1 */
+	unsigned int level;		/* hubs above it: 0 on a root port */
 	enum usb_device_speed speed;
-	char devpath[16];		/* "1-2": busnum-portnum, Linux's name */
+	char devpath[24];		/* Linux's name: "1-2" (bus 1, root port 2),
+					 * "1-2.3" (port 3 of the hub on 1-2) */
 	struct usb_device_descriptor descriptor;
 	char product[64];		/* iProduct, ASCII, or "" */
 	uint8_t config;			/* bConfigurationValue in use */
@@ -196,6 +205,15 @@ struct hc_driver {
 	 * sequence number) reset, as the device's is by CLEAR_FEATURE
 	 * (ENDPOINT_HALT). */
 	int (*reset_endpoint)(struct usb_device *udev, struct usb_host_endpoint *ep);
+	/* hub is a hub with nports ports whose transaction translator needs
+	 * think_time (wHubCharacteristics bits 6:5): tell the controller
+	 * (xHCI's slot context).  Called by the hub driver at its probe. */
+	int (*update_hub)(struct usb_device *hub, unsigned int nports, unsigned int think_time);
+	/* A device of speed on port of hub, the port just reset and
+	 * enabled: address it, endpoint 0 working, and return it (the
+	 * caller hands it to usb_new_device()), or NULL with a line. */
+	struct usb_device *(*alloc_device)(struct usb_device *hub, unsigned int port,
+					   enum usb_device_speed speed);
 };
 
 struct usb_hcd {
@@ -212,8 +230,8 @@ struct usb_driver {
 	int (*probe)(struct usb_device *udev, const struct usb_interface_descriptor *intf);
 };
 
-/* core/hub.c: a controller found a device on one of its root ports, its
- * endpoint 0 addressed.  Reads its descriptors, configures it and hands
+/* core/hub.c: a controller (or a hub) found a device on one of its
+ * ports, its endpoint 0 addressed.  Reads its descriptors, configures it and hands
  * its interfaces to the class drivers; logs what it found.  Process
  * context, at boot. */
 void usb_new_device(struct usb_device *udev);

@@ -1317,14 +1317,15 @@ def ahci_two_hbas_case(build):
          r"ahci: completion by interrupt on IRQ 10"])
 
 
-def usb_storage_case(build, polled=False, ehci=False):
+def usb_storage_case(build, polled=False, ehci=False, hub=False):
     """Two USB disks (usb-storage) on QEMU's xHCI controller, each on its
     own root port: sda holds an ext2, sdb is scratch; no ATA disks, so the
     sticks take the first sd names.  polled: a virtio disk in slot 3
     takes the controller's IRQ 11 first, so it is driven polled.  ehci:
     the disks are high-speed on an EHCI controller (usb-ehci) instead, as
-    on a PC from before xHCI."""
-    name = ("usb_storage_ehci_q35_bios" if ehci else
+    on a PC from before xHCI.  hub: sdb is behind a hub (QEMU's usb-hub,
+    full-speed, so on one of the controller's USB 2 ports), as 1-N.2."""
+    name = ("usb_storage_hub_q35_bios" if hub else "usb_storage_ehci_q35_bios" if ehci else
             "usb_storage_polled_q35_bios" if polled else "usb_storage_q35_bios")
     virtio = ["-drive", "if=none,id=vd0,format=raw,file={workdir}/vd.img",
               "-device", "virtio-blk-pci,drive=vd0,addr=0x3"] if polled else []
@@ -1340,13 +1341,19 @@ def usb_storage_case(build, polled=False, ehci=False):
               r"usb1: xHCI 1\.00 at 0x[0-9a-f]+, 8 ports, 64 slots, 64-bit DMA",
               r"usb1: xhci: IRQ 11 is another driver's \(error -16\), completion polled" if polled
               else r"usb1: xhci: completion by interrupt on IRQ 11"]
+    if hub:
+        expect += [r"usb 1-(\d): USB hub found, 8 ports",
+                   r"usb 1-\d\.2: new full-speed USB device number 3 using xhci_hcd",
+                   r"scsi host1: usb-storage 1-\d\.2: bulk-in 0x81, bulk-out 0x2, max packet 64"]
     return sd_disk_case(
         build, name, [],
         virtio + ["-device", ("usb-ehci,id=ehci,addr=0x2" if ehci else "qemu-xhci,id=xhci,addr=0x2"),
                   "-drive", "if=none,id=stick0,format=raw,file={workdir}/disk.img",
                   "-device", "usb-storage,bus=%s.0,drive=stick0,port=1" % hc,
-                  "-drive", "if=none,id=stick1,format=raw,file={workdir}/scratch.img",
-                  "-device", "usb-storage,bus=%s.0,drive=stick1,port=2" % hc],
+                  "-drive", "if=none,id=stick1,format=raw,file={workdir}/scratch.img"] +
+        (["-device", "usb-hub,bus=xhci.0,port=2",
+          "-device", "usb-storage,bus=xhci.0,drive=stick1,port=2.2"] if hub else
+         ["-device", "usb-storage,bus=%s.0,drive=stick1,port=2" % hc]),
         expect + [
          r"usb 1-1: New USB device found, idVendor=46f4, idProduct=0001: \"QEMU USB HARDDRIVE\"",
          r"sd 0:0:0:0: \[sda\] 32768 512-byte logical blocks",
@@ -1868,6 +1875,7 @@ def cases(build):
         usb_storage_case(build),
         usb_storage_case(build, polled=True),
         usb_storage_case(build, ehci=True),
+        usb_storage_case(build, hub=True),
         usb_unplug_case(build),
         bench_smoke_case(build),
         bench_reclaim_smoke_case(build),

@@ -21,13 +21,16 @@
 #include <drivers/usb.h>
 #include <mm/slab.h>
 #include <pageturn/printk.h>
+#include <pageturn/sched.h>
 #include <pageturn/string.h>
 #include <uapi/errno.h>
 
 extern struct usb_driver usb_storage_driver;
+static struct usb_driver hub_driver;
 
 static struct usb_driver *const usb_drivers[] = {
 	&usb_storage_driver,
+	&hub_driver,
 };
 
 static unsigned int usb_nr_buses;
@@ -224,3 +227,142 @@ void usb_new_device(struct usb_device *udev)
 out:
 	kfree(buf);
 }
+
+/*
+ * The hub driver (Linux's hub_probe, hub_port_init and hub_port_connect,
+ * reduced to what is there at boot): a USB 2 or 1.1 hub's ports are
+ * powered, and each port with a device is reset; the device that then
+ * enables the port is addressed by the controller and enumerated like one
+ * on a root port, as "1-2.3" (port 3 of the hub on 1-2).  Ports are not
+ * watched afterwards: a device plugged in later is not found.  A
+ * SuperSpeed hub is left alone: its USB 2 half, on the root hub's USB 2
+ * port, is a hub of its own and brings the high-speed devices.  Hubs
+ * nest up to the five levels USB allows.
+ */
+
+#define USB_DT_HUB			0x29
+#define USB_PORT_FEAT_RESET		4
+#define USB_PORT_FEAT_POWER		8
+#define USB_PORT_FEAT_C_CONNECTION	16
+#define USB_PORT_FEAT_C_RESET		20
+#define USB_PORT_STAT_CONNECTION	0x0001
+#define USB_PORT_STAT_ENABLE		0x0002
+#define USB_PORT_STAT_RESET		0x0010
+#define USB_PORT_STAT_LOW_SPEED		0x0200
+#define USB_PORT_STAT_HIGH_SPEED	0x0400
+#define USB_PORT_STAT_C_RESET		0x0010	/* in wPortChange */
+#define HUB_MAX_LEVEL			5
+#define HUB_MAX_PORTS			15	/* the most a route string names */
+#define HUB_RESET_TIMEOUT_MS		500
+
+static int hub_port_feature(struct usb_device *hdev, uint8_t request, uint16_t feature,
+			    unsigned int port)
+{
+	return usb_control_msg(hdev, request, USB_DIR_OUT | USB_TYPE_CLASS | USB_RECIP_OTHER, feature,
+			       (uint16_t)port, NULL, 0, USB_CTRL_SET_TIMEOUT);
+}
+
+/* GET_STATUS of port into *status and *change (buf: 4 bytes of
+ * kmalloc'd memory); 0 or an errno. */
+static int hub_port_status(struct usb_device *hdev, unsigned int port, uint8_t *buf,
+			   uint16_t *status, uint16_t *change)
+{
+	int ret = usb_control_msg(hdev, USB_REQ_GET_STATUS,
+				  USB_DIR_IN | USB_TYPE_CLASS | USB_RECIP_OTHER, 0, (uint16_t)port,
+				  buf, 4, USB_CTRL_GET_TIMEOUT);
+
+	if (ret != 4)
+		return ret < 0 ? ret : -EPROTO;
+	*status = (uint16_t)(buf[0] | buf[1] << 8);
+	*change = (uint16_t)(buf[2] | buf[3] << 8);
+	return 0;
+}
+
+/* Reset port of hdev, which has a device, and enumerate what enables it. */
+static void hub_port_connect(struct usb_device *hdev, unsigned int port, uint8_t *buf)
+{
+	uint16_t status = 0, change = 0;
+	enum usb_device_speed speed;
+	struct usb_device *udev;
+	unsigned int waited;
+
+	if (hub_port_feature(hdev, USB_REQ_SET_FEATURE, USB_PORT_FEAT_RESET, port) < 0)
+		goto fail;
+	for (waited = 0; waited < HUB_RESET_TIMEOUT_MS; waited += 10) {
+		msleep(10);
+		if (hub_port_status(hdev, port, buf, &status, &change))
+			goto fail;
+		if ((change & USB_PORT_STAT_C_RESET) || !(status & USB_PORT_STAT_RESET))
+			break;
+	}
+	hub_port_feature(hdev, USB_REQ_CLEAR_FEATURE, USB_PORT_FEAT_C_RESET, port);
+	hub_port_feature(hdev, USB_REQ_CLEAR_FEATURE, USB_PORT_FEAT_C_CONNECTION, port);
+	if (!(status & USB_PORT_STAT_ENABLE))
+		goto fail;
+	msleep(10);			/* reset recovery (USB 2.0 7.1.7.5) */
+	speed = status & USB_PORT_STAT_LOW_SPEED ? USB_SPEED_LOW :
+		status & USB_PORT_STAT_HIGH_SPEED ? USB_SPEED_HIGH : USB_SPEED_FULL;
+	udev = hdev->bus->driver->alloc_device(hdev, port, speed);
+	if (udev)
+		usb_new_device(udev);
+	return;
+fail:
+	printk(KERN_WARNING "usb %s: port %u: the device does not come up after a reset (status %#x)\n",
+	       hdev->devpath, port, status);
+}
+
+static int hub_probe(struct usb_device *hdev, const struct usb_interface_descriptor *intf)
+{
+	unsigned int nports, port, think_time, power_ms;
+	uint16_t status, change;
+	uint8_t *buf;
+	int ret;
+
+	(void)intf;
+	if (hdev->speed == USB_SPEED_SUPER) {
+		printk(KERN_INFO "usb %s: SuperSpeed hub: its USB 2 half serves its ports here\n",
+		       hdev->devpath);
+		return -ENODEV;
+	}
+	if (hdev->level + 1 >= HUB_MAX_LEVEL) {
+		printk(KERN_WARNING "usb %s: a hub too deep in the tree, left alone\n", hdev->devpath);
+		return -E2BIG;
+	}
+	buf = kmalloc(16, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = usb_control_msg(hdev, USB_REQ_GET_DESCRIPTOR, USB_DIR_IN | USB_TYPE_CLASS,
+			      USB_DT_HUB << 8, 0, buf, 9, USB_CTRL_GET_TIMEOUT);
+	if (ret < 7 || buf[1] != USB_DT_HUB) {
+		printk(KERN_WARNING "usb %s: hub descriptor read failed (%d)\n", hdev->devpath, ret);
+		ret = ret < 0 ? ret : -EPROTO;
+		goto out;
+	}
+	nports = MIN((unsigned int)buf[2], (unsigned int)HUB_MAX_PORTS);
+	think_time = (buf[3] >> 5) & 3;
+	power_ms = MAX(2u * buf[5], 100u);
+	printk(KERN_INFO "usb %s: USB hub found, %u ports\n", hdev->devpath, nports);
+	ret = hdev->bus->driver->update_hub(hdev, nports, think_time);
+	if (ret) {
+		printk(KERN_WARNING "usb %s: the controller does not take the hub (%d)\n",
+		       hdev->devpath, ret);
+		goto out;
+	}
+	for (port = 1; port <= nports; port++)
+		hub_port_feature(hdev, USB_REQ_SET_FEATURE, USB_PORT_FEAT_POWER, port);
+	msleep(power_ms);		/* bPwrOn2PwrGood, and a connect's debounce */
+	for (port = 1; port <= nports; port++)
+		if (!hub_port_status(hdev, port, buf, &status, &change) &&
+		    (status & USB_PORT_STAT_CONNECTION))
+			hub_port_connect(hdev, port, buf);
+	ret = 0;
+out:
+	kfree(buf);
+	return ret;
+}
+
+static struct usb_driver hub_driver = {
+	.name = "hub",
+	.interface_class = USB_CLASS_HUB,
+	.probe = hub_probe,
+};

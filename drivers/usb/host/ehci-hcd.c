@@ -566,11 +566,17 @@ static int ehci_enable_endpoints(struct usb_device *udev)
 	return 0;
 }
 
+static struct usb_device *ehci_alloc_device(struct usb_device *hub, unsigned int port,
+					    enum usb_device_speed speed);
+static int ehci_update_hub(struct usb_device *hub, unsigned int nports, unsigned int think_time);
+
 static const struct hc_driver ehci_hc_driver = {
 	.control = ehci_control,
 	.enable_endpoints = ehci_enable_endpoints,
 	.bulk = ehci_bulk,
 	.reset_endpoint = ehci_reset_endpoint,
+	.update_hub = ehci_update_hub,
+	.alloc_device = ehci_alloc_device,
 };
 
 /*
@@ -617,41 +623,78 @@ static bool ehci_port_reset(struct ehci_hcd *ehci, unsigned int n)
 	return true;
 }
 
-/* A high-speed device on port n: endpoint 0 at address 0, SET_ADDRESS,
- * then the core takes over.  Its structures stay for the whole boot. */
-static void ehci_new_device(struct ehci_hcd *ehci, unsigned int n)
+/*
+ * A high-speed device on port of parent (a hub's device), or on root
+ * port port when parent is NULL: endpoint 0 at address 0, SET_ADDRESS.
+ * The device, or NULL (logged).  Its structures stay for the whole boot.
+ */
+static struct ehci_dev *ehci_alloc_dev(struct ehci_hcd *ehci, struct ehci_dev *parent,
+				       unsigned int port)
 {
 	struct ehci_dev *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	unsigned int address = ++ehci->next_address;
 	int ret;
 
 	if (!dev || !(dev->ep0 = ehci_ep_alloc())) {
-		printk(KERN_ERR "usb%u: port %u: out of memory for the device\n", ehci->hcd.busnum, n);
+		printk(KERN_ERR "usb%u: port %u: out of memory for the device\n", ehci->hcd.busnum,
+		       port);
 		kfree(dev);
-		return;
+		return NULL;
 	}
 	dev->ehci = ehci;
-	dev->port = n;
+	dev->port = parent ? parent->port : port;
 	dev->udev.bus = &ehci->hcd;
 	dev->udev.hcpriv = dev;
 	dev->udev.busnum = ehci->hcd.busnum;
-	dev->udev.portnum = n;
+	dev->udev.parent = parent ? &parent->udev : NULL;
+	dev->udev.portnum = port;
+	dev->udev.level = parent ? parent->udev.level + 1 : 0;
 	dev->udev.speed = USB_SPEED_HIGH;
-	snprintf(dev->udev.devpath, sizeof(dev->udev.devpath), "%u-%u", ehci->hcd.busnum, n);
+	if (parent)
+		snprintf(dev->udev.devpath, sizeof(dev->udev.devpath), "%s.%u", parent->udev.devpath,
+			 port);
+	else
+		snprintf(dev->udev.devpath, sizeof(dev->udev.devpath), "%u-%u", ehci->hcd.busnum, port);
 	ehci_qh_init(dev->ep0, 0, 0, 64, true);
 	ehci_link(ehci, dev->ep0);
 	ret = usb_control_msg(&dev->udev, USB_REQ_SET_ADDRESS, USB_DIR_OUT, (uint16_t)address, 0,
 			      NULL, 0, USB_CTRL_SET_TIMEOUT);
 	if (ret < 0) {
 		printk(KERN_WARNING "usb %s: SET_ADDRESS failed (%d)\n", dev->udev.devpath, ret);
-		return;
+		return NULL;
 	}
 	mdelay(2);			/* SET_ADDRESS recovery (USB 2.0 9.2.6.3) */
 	/* Endpoint 0's QH is idle: its address can change in place. */
 	dev->ep0->qh->info1 = (dev->ep0->qh->info1 & ~0x7fu) | QH_ADDR(address);
 	printk(KERN_INFO "usb %s: new high-speed USB device number %u using ehci-pci\n",
 	       dev->udev.devpath, address);
-	usb_new_device(&dev->udev);
+	return dev;
+}
+
+/* A device behind a hub: high-speed only (a full- or low-speed one would
+ * need split transactions through the hub's transaction translator). */
+static struct usb_device *ehci_alloc_device(struct usb_device *hub, unsigned int port,
+					    enum usb_device_speed speed)
+{
+	struct ehci_dev *parent = ehci_dev(hub), *dev;
+
+	if (ehci_alive(parent))
+		return NULL;
+	if (speed != USB_SPEED_HIGH) {
+		printk(KERN_INFO "usb %s: port %u: a %s device behind a hub, not driven on EHCI\n",
+		       hub->devpath, port, speed == USB_SPEED_LOW ? "low-speed" : "full-speed");
+		return NULL;
+	}
+	dev = ehci_alloc_dev(parent->ehci, parent, port);
+	return dev ? &dev->udev : NULL;
+}
+
+/* Nothing to tell an EHCI controller about a hub. */
+static int ehci_update_hub(struct usb_device *hub, unsigned int nports, unsigned int think_time)
+{
+	(void)nports;
+	(void)think_time;
+	return ehci_alive(ehci_dev(hub));
 }
 
 /*
@@ -799,9 +842,12 @@ static void ehci_probe(struct pci_dev *pdev)
 				    (portsc & ~(PORT_RWC_BITS | PORT_PE)) | PORT_POWER);
 		}
 	mdelay(100);			/* devices connect after power (USB 2.0 7.1.7.3) */
-	for (n = 1; n <= ehci->n_ports && !ehci->dead; n++)
-		if (ehci_port_reset(ehci, n))
-			ehci_new_device(ehci, n);
+	for (n = 1; n <= ehci->n_ports && !ehci->dead; n++) {
+		struct ehci_dev *dev = ehci_port_reset(ehci, n) ? ehci_alloc_dev(ehci, NULL, n) : NULL;
+
+		if (dev)
+			usb_new_device(&dev->udev);
+	}
 }
 
 void ehci_init(void)

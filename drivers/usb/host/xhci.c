@@ -177,6 +177,7 @@ struct xhci_trb {
 
 /* Context fields (xHCI 6.2). */
 #define SLOT_SPEED(s)		((uint32_t)(s) << 20)
+#define SLOT_HUB		(1u << 26)
 #define LAST_CTX(n)		((uint32_t)(n) << 27)
 #define ROOT_HUB_PORT(p)	((uint32_t)(p) << 16)
 #define EP_TYPE(t)		((uint32_t)(t) << 3)
@@ -939,6 +940,8 @@ static int xhci_enable_endpoints(struct usb_device *udev)
 	uint32_t add = 1;		/* the slot context */
 	int err;
 
+	if (!udev->nr_ep)
+		return 0;		/* a hub: its interrupt endpoint is not used */
 	memset(page_address(slot->in_ctx), 0, PAGE_SIZE);
 	for (i = 0; i < udev->nr_ep; i++) {
 		struct usb_host_endpoint *hep = &udev->ep[i];
@@ -972,11 +975,17 @@ static int xhci_enable_endpoints(struct usb_device *udev)
 			       "Configure Endpoint");
 }
 
+static struct usb_device *xhci_alloc_device(struct usb_device *hub, unsigned int port,
+					    enum usb_device_speed speed);
+static int xhci_update_hub(struct usb_device *hub, unsigned int nports, unsigned int think_time);
+
 static const struct hc_driver xhci_hc_driver = {
 	.control = xhci_control,
 	.enable_endpoints = xhci_enable_endpoints,
 	.bulk = xhci_bulk,
 	.reset_endpoint = xhci_reset_endpoint,
+	.update_hub = xhci_update_hub,
+	.alloc_device = xhci_alloc_device,
 };
 
 /*
@@ -1046,8 +1055,11 @@ static uint32_t xhci_port_reset(struct xhci_hcd *xhci, unsigned int n)
 }
 
 /* The slot's endpoint 0: its ring, and the slot and endpoint contexts
- * Address Device takes (the slot's speed is the port's speed ID). */
-static int xhci_setup_ep0(struct xhci_slot *slot, uint32_t portsc)
+ * Address Device takes: the speed ID, the route string through the hubs
+ * above, and for a full- or low-speed device behind a high-speed hub,
+ * that hub's slot and port (its transaction translator). */
+static int xhci_setup_ep0(struct xhci_slot *slot, uint32_t speed_id, uint32_t route,
+			  unsigned int tt_slot, unsigned int tt_port)
 {
 	struct xhci_ep *ep = kzalloc(sizeof(*ep), GFP_KERNEL);
 	uint32_t *ctx;
@@ -1066,8 +1078,9 @@ static int xhci_setup_ep0(struct xhci_slot *slot, uint32_t portsc)
 	slot->eps[1] = ep;
 	in_ctrl(slot)[1] = 3;		/* add the slot and endpoint 0 */
 	ctx = in_slot(slot);
-	ctx[0] = SLOT_SPEED(PORT_SPEED(portsc)) | LAST_CTX(1);
+	ctx[0] = route | SLOT_SPEED(speed_id) | LAST_CTX(1);
 	ctx[1] = ROOT_HUB_PORT(slot->port);
+	ctx[2] = tt_slot | tt_port << 8;
 	xhci_fill_ep_ctx(slot, ep);
 	return 0;
 }
@@ -1088,55 +1101,89 @@ static int xhci_update_ep0(struct xhci_slot *slot, unsigned int maxpacket)
 			       "Evaluate Context");
 }
 
-/*
- * A device on port n: a slot for it (Enable Slot), its contexts,
- * endpoint 0 addressed (Address Device), then the core takes over.
- * The slot stays for the whole boot, also when the core finds no driver.
- */
-static void xhci_new_device(struct xhci_hcd *xhci, unsigned int n, uint32_t portsc)
+/* The default speed ID of a device on a hub's port (a root port's is
+ * in its PORTSC). */
+static uint32_t xhci_speed_id(enum usb_device_speed speed)
 {
-	enum usb_device_speed speed = xhci_port_speed(portsc);
+	switch (speed) {
+	case USB_SPEED_LOW: return 2;
+	case USB_SPEED_HIGH: return 3;
+	case USB_SPEED_SUPER: return 4;
+	default: return 1;
+	}
+}
+
+static struct xhci_slot *xhci_parent_slot(const struct xhci_slot *slot)
+{
+	return slot->udev.parent ? slot->udev.parent->hcpriv : NULL;
+}
+
+/*
+ * A device of speed (speed_id in the slot context) on port of parent (a
+ * hub's slot), or on root port port when parent is NULL: a slot for it
+ * (Enable Slot), its contexts, endpoint 0 addressed (Address Device) and
+ * its packet size known.  The slot, or NULL (logged).  A slot stays for
+ * the whole boot, also when the core finds no driver for the device.
+ */
+static struct xhci_slot *xhci_alloc_dev(struct xhci_hcd *xhci, struct xhci_slot *parent,
+					unsigned int port, enum usb_device_speed speed,
+					uint32_t speed_id)
+{
+	unsigned int id, tt_slot = 0, tt_port = 0, pport = port;
 	struct usb_device_descriptor *desc;
-	struct xhci_slot *slot;
+	struct xhci_slot *slot, *p;
 	unsigned long flags;
-	unsigned int id;
+	uint32_t route = 0;
 	int code, len;
 
-	if (speed == USB_SPEED_UNKNOWN) {
-		printk(KERN_WARNING "usb%u: port %u: a device of no known speed, skipped\n",
-		       xhci->hcd.busnum, n);
-		return;
-	}
 	code = xhci_command(xhci, 0, TRB_TYPE(TRB_ENABLE_SLOT), &id);
 	if (code != COMP_SUCCESS || id == 0 || id > XHCI_MAX_SLOTS) {
 		printk(KERN_WARNING "usb%u: port %u: no device slot (completion %d, slot %u)\n",
-		       xhci->hcd.busnum, n, code, id);
-		return;
+		       xhci->hcd.busnum, port, code, id);
+		return NULL;
 	}
 	slot = kzalloc(sizeof(*slot), GFP_KERNEL);
 	if (!slot || !(slot->out_ctx = xhci_alloc_page(xhci)) ||
 	    !(slot->in_ctx = xhci_alloc_page(xhci))) {
-		printk(KERN_ERR "usb%u: port %u: out of memory for the device\n", xhci->hcd.busnum, n);
-		return;		/* what was allocated stays with the enabled slot */
+		printk(KERN_ERR "usb%u: port %u: out of memory for the device\n", xhci->hcd.busnum, port);
+		return NULL;	/* what was allocated stays with the enabled slot */
 	}
 	slot->xhci = xhci;
 	slot->id = id;
-	slot->port = n;
+	slot->port = parent ? parent->port : port;
 	slot->udev.bus = &xhci->hcd;
 	slot->udev.hcpriv = slot;
 	slot->udev.busnum = xhci->hcd.busnum;
-	slot->udev.portnum = n;
+	slot->udev.parent = parent ? &parent->udev : NULL;
+	slot->udev.portnum = port;
+	slot->udev.level = parent ? parent->udev.level + 1 : 0;
 	slot->udev.speed = speed;
-	snprintf(slot->udev.devpath, sizeof(slot->udev.devpath), "%u-%u", xhci->hcd.busnum, n);
-	if (xhci_setup_ep0(slot, portsc))
-		return;
+	if (parent) {
+		snprintf(slot->udev.devpath, sizeof(slot->udev.devpath), "%s.%u",
+			 parent->udev.devpath, port);
+		/* The route string: a nibble per hub below the root port. */
+		route = (xhci_ctx(xhci, parent->out_ctx, 0)[0] & 0xfffff) |
+			MIN(port, 15u) << (4 * parent->udev.level);
+	} else {
+		snprintf(slot->udev.devpath, sizeof(slot->udev.devpath), "%u-%u", xhci->hcd.busnum,
+			 port);
+	}
+	if (speed == USB_SPEED_FULL || speed == USB_SPEED_LOW)
+		for (p = parent; p; pport = p->udev.portnum, p = xhci_parent_slot(p))
+			if (p->udev.speed == USB_SPEED_HIGH) {
+				tt_slot = p->id;
+				tt_port = pport;
+				break;
+			}
+	if (xhci_setup_ep0(slot, speed_id, route, tt_slot, tt_port))
+		return NULL;
 	((uint64_t *)page_address(xhci->dcbaa))[id] = page_to_phys(slot->out_ctx);
 	spin_lock_irqsave(&xhci->lock, flags);
 	xhci->slots[id] = slot;
 	spin_unlock_irqrestore(&xhci->lock, flags);
 	if (xhci_command_ok(slot, page_to_phys(slot->in_ctx), TRB_TYPE(TRB_ADDR_DEV),
 			    "Address Device"))
-		return;
+		return NULL;
 	mdelay(2);			/* SET_ADDRESS recovery (USB 2.0 9.2.6.3) */
 	printk(KERN_INFO "usb %s: new %s USB device number %u using xhci_hcd\n", slot->udev.devpath,
 	       speed < ARRAY_SIZE(xhci_speed_name) && xhci_speed_name[speed] ?
@@ -1146,19 +1193,71 @@ static void xhci_new_device(struct xhci_hcd *xhci, unsigned int n, uint32_t port
 		 * what it really takes (8, 16, 32 or 64). */
 		desc = kmalloc(8, GFP_KERNEL);
 		if (!desc)
-			return;
+			return NULL;
 		len = usb_get_descriptor(&slot->udev, USB_DT_DEVICE, 0, desc, 8);
 		len = len == 8 ? desc->bMaxPacketSize0 : 0;
 		kfree(desc);
 		if (len != 8 && len != 16 && len != 32 && len != 64) {
 			printk(KERN_WARNING "usb %s: endpoint 0's packet size unreadable or invalid (%d), skipped\n",
 			       slot->udev.devpath, len);
-			return;
+			return NULL;
 		}
 		if (len != 8 && xhci_update_ep0(slot, (unsigned int)len))
-			return;
+			return NULL;
 	}
-	usb_new_device(&slot->udev);
+	return slot;
+}
+
+/* A device on root port n, whose PORTSC says its speed. */
+static void xhci_new_device(struct xhci_hcd *xhci, unsigned int n, uint32_t portsc)
+{
+	enum usb_device_speed speed = xhci_port_speed(portsc);
+	struct xhci_slot *slot;
+
+	if (speed == USB_SPEED_UNKNOWN) {
+		printk(KERN_WARNING "usb%u: port %u: a device of no known speed, skipped\n",
+		       xhci->hcd.busnum, n);
+		return;
+	}
+	slot = xhci_alloc_dev(xhci, NULL, n, speed, PORT_SPEED(portsc));
+	if (slot)
+		usb_new_device(&slot->udev);
+}
+
+static struct usb_device *xhci_alloc_device(struct usb_device *hub, unsigned int port,
+					    enum usb_device_speed speed)
+{
+	struct xhci_slot *parent = hub->hcpriv;
+	struct xhci_slot *slot;
+
+	if (xhci_slot_alive(parent))
+		return NULL;
+	slot = xhci_alloc_dev(parent->xhci, parent, port, speed, xhci_speed_id(speed));
+	return slot ? &slot->udev : NULL;
+}
+
+/* The hub's slot context says it is a hub: the Hub bit, its ports, and
+ * for a high-speed hub its TT think time (Linux's xhci_update_hub_device);
+ * Configure Endpoint, or Evaluate Context before xHCI 1.0. */
+static int xhci_update_hub(struct usb_device *hub, unsigned int nports, unsigned int think_time)
+{
+	struct xhci_slot *slot = hub->hcpriv;
+	uint32_t *ctx;
+	int ret = xhci_slot_alive(slot);
+
+	if (ret)
+		return ret;
+	memset(page_address(slot->in_ctx), 0, PAGE_SIZE);
+	in_ctrl(slot)[1] = 1;		/* the slot context */
+	xhci_copy_slot_ctx(slot, (xhci_ctx(slot->xhci, slot->out_ctx, 0)[0] >> 27) & 0x1f);
+	ctx = in_slot(slot);
+	ctx[0] |= SLOT_HUB;
+	ctx[1] = (ctx[1] & 0x00ffffff) | (uint32_t)nports << 24;
+	if (hub->speed == USB_SPEED_HIGH)
+		ctx[2] = (ctx[2] & ~(3u << 16)) | think_time << 16;
+	return xhci_command_ok(slot, page_to_phys(slot->in_ctx),
+			       TRB_TYPE(slot->xhci->hci_version >= 0x100 ? TRB_CONFIG_EP :
+					TRB_EVAL_CONTEXT), "Configure Endpoint for a hub");
 }
 
 /*
