@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -35,6 +36,17 @@
 #define FAKE_SECTORS	64
 #define CBW_SIGN	0x43425355
 #define CSW_SIGN	0x53425355
+
+/* A hub the hub tests put in front of the stick: its hub descriptor,
+ * which ports have a device, what the driver asked of it. */
+static struct {
+	uint8_t desc[16];
+	unsigned int desc_len;
+	uint32_t connected;		/* bit n: a device on port n */
+	uint32_t reset;			/* bit n: port n was reset */
+	unsigned int powered, updates, nports_told;
+	struct usb_device child;
+} hub;
 
 /* The device: its descriptors, its disk, its BOT state and its faults. */
 static struct {
@@ -57,6 +69,8 @@ static struct {
 	unsigned int clear_halts, resets, ep_resets;
 } dev;
 
+static int hub_control(const struct usb_ctrlrequest *setup, uint8_t *data, unsigned int len);
+
 static int fake_control(struct usb_device *udev, const struct usb_ctrlrequest *setup,
 			phys_addr_t buf, unsigned int len, unsigned int timeout_ms)
 {
@@ -65,9 +79,10 @@ static int fake_control(struct usb_device *udev, const struct usb_ctrlrequest *s
 					   'S', 0, 't', 0, 'i', 0, 'c', 0, 'k', 0 };
 	unsigned int n;
 
-	(void)udev;
 	(void)timeout_ms;
 	assert_int_equal(setup->wLength, len);
+	if (udev->hcpriv == &hub)
+		return hub_control(setup, data, len);
 	switch (setup->bRequest) {
 	case USB_REQ_GET_DESCRIPTOR:
 		switch (setup->wValue >> 8) {
@@ -262,11 +277,96 @@ static int fake_bulk(struct usb_device *udev, struct usb_host_endpoint *ep,
 	return (int)sg_copy(sg, nsg, csw, 13, true);
 }
 
+/* The hub's side of the hub driver's requests (USB 2.0 11.24). */
+static int hub_control(const struct usb_ctrlrequest *setup, uint8_t *data, unsigned int len)
+{
+	static const uint8_t hub_device[18] = { 18, USB_DT_DEVICE, 0x00, 0x02, 9, 0, 1, 64,
+						0x09, 0x04, 0x5a, 0x55, 0, 0, 0, 0, 0, 1 };
+	static const uint8_t hub_config[] = {
+		9, USB_DT_CONFIG, 25, 0, 1, 1, 0, 0xe0, 0,
+		9, USB_DT_INTERFACE, 0, 0, 1, USB_CLASS_HUB, 0, 0, 0,
+		7, USB_DT_ENDPOINT, 0x81, 3, 0x01, 0x00, 12,
+	};
+	unsigned int port = setup->wIndex, n;
+
+	switch (setup->bRequest) {
+	case USB_REQ_GET_DESCRIPTOR:
+		if (setup->bRequestType & USB_TYPE_CLASS) {
+			n = MIN(len, hub.desc_len);
+			memcpy(data, hub.desc, n);
+			return (int)n;
+		}
+		if (setup->wValue >> 8 == USB_DT_DEVICE) {
+			n = MIN(len, sizeof(hub_device));
+			memcpy(data, hub_device, n);
+			return (int)n;
+		}
+		if (setup->wValue >> 8 == USB_DT_CONFIG) {
+			n = MIN(len, sizeof(hub_config));
+			memcpy(data, hub_config, n);
+			return (int)n;
+		}
+		return -EPIPE;
+	case USB_REQ_SET_CONFIGURATION:
+		return 0;
+	case USB_REQ_SET_FEATURE:
+		assert_true(port >= 1 && port <= 15);
+		if (setup->wValue == 8)			/* PORT_POWER */
+			hub.powered++;
+		else if (setup->wValue == 4)		/* PORT_RESET */
+			hub.reset |= 1u << port;
+		return 0;
+	case USB_REQ_CLEAR_FEATURE:
+		return 0;
+	case USB_REQ_GET_STATUS:
+		assert_int_equal(len, 4);
+		n = 0;
+		if (hub.connected & (1u << port))
+			n |= 0x0001 | 0x0100;		/* connection, power */
+		if (hub.reset & (1u << port))
+			n |= 0x0002 | 0x0400;		/* enabled, high speed */
+		data[0] = (uint8_t)n;
+		data[1] = (uint8_t)(n >> 8);
+		data[2] = hub.reset & (1u << port) ? 0x10 : 0;	/* C_PORT_RESET */
+		data[3] = 0;
+		return 4;
+	}
+	return -EPIPE;
+}
+
+static int fake_update_hub(struct usb_device *hdev, unsigned int nports, unsigned int think_time)
+{
+	(void)hdev;
+	(void)think_time;
+	hub.updates++;
+	hub.nports_told = nports;
+	return 0;
+}
+
+/* The stick behind the hub: the same fake device, at the hub's port. */
+static struct usb_device *fake_alloc_device(struct usb_device *hdev, unsigned int port,
+					    enum usb_device_speed speed)
+{
+	struct usb_device *child = &hub.child;
+
+	memset(child, 0, sizeof(*child));
+	child->bus = hdev->bus;
+	child->busnum = hdev->busnum;
+	child->parent = hdev;
+	child->portnum = port;
+	child->level = hdev->level + 1;
+	child->speed = speed;
+	snprintf(child->devpath, sizeof(child->devpath), "%.16s.%u", hdev->devpath, port);
+	return child;
+}
+
 static const struct hc_driver fake_hc = {
 	.control = fake_control,
 	.enable_endpoints = fake_enable_endpoints,
 	.bulk = fake_bulk,
 	.reset_endpoint = fake_reset_endpoint,
+	.update_hub = fake_update_hub,
+	.alloc_device = fake_alloc_device,
 };
 
 static struct usb_hcd fake_hcd = { .driver = &fake_hc, .busnum = 1 };
@@ -329,6 +429,7 @@ static void fake_device_reset(void)
 	dev.config_len = sizeof(config);
 	dev.set_config = -1;
 	memset(&probed, 0, sizeof(probed));
+	memset(&hub, 0, sizeof(hub));
 	memset(&udev, 0, sizeof(udev));
 	log_clear();
 	udev.bus = &fake_hcd;
@@ -388,6 +489,67 @@ static void enumerate_bad_endpoints(void **state)
 	assert_int_equal(udev.ep[1].address, 0x02);
 	assert_int_equal(log_count("left out"), 3);
 	assert_int_equal(log_count("bulk endpoint 0x81 has invalid max packet 64\n"), 1);
+}
+
+/* A hub (udev, its hcpriv &hub) of four ports with the stick on port 2:
+ * the hub driver tells the controller, powers every port, resets port 2
+ * only, and the stick there is enumerated as 1-3.2 and given to the
+ * storage driver. */
+static void hub_with_stick(void **state)
+{
+	static const uint8_t desc[9] = { 9, 0x29, 4, 0x20, 0, 50, 0, 0, 0xff };
+
+	(void)state;
+	memcpy(hub.desc, desc, sizeof(desc));
+	hub.desc_len = sizeof(desc);
+	hub.connected = 1u << 2;
+	udev.hcpriv = &hub;
+	usb_new_device(&udev);
+	assert_int_equal(hub.updates, 1);
+	assert_int_equal(hub.nports_told, 4);
+	assert_int_equal(hub.powered, 4);
+	assert_int_equal(hub.reset, 1u << 2);
+	assert_int_equal(probed.calls, 1);
+	assert_string_equal(hub.child.devpath, "1-3.2");
+	assert_int_equal(hub.child.level, 1);
+	assert_ptr_equal(hub.child.parent, &udev);
+	assert_int_equal(hub.child.speed, USB_SPEED_HIGH);
+	assert_int_equal(hub.child.nr_ep, 2);
+	assert_non_null(strstr(log_buf, "usb 1-3: USB hub found, 4 ports"));
+}
+
+/* Hostile hub descriptors: 255 ports are cut to the 15 a route string
+ * can name; a descriptor too short or of the wrong type is refused
+ * before any port is touched; a hub five levels down is left alone. */
+static void hub_hostile(void **state)
+{
+	static const uint8_t many[9] = { 9, 0x29, 255, 0, 0, 1, 0, 0, 0 };
+	static const uint8_t wrong[9] = { 9, 0x2a, 4, 0, 0, 1, 0, 0, 0 };
+
+	(void)state;
+	memcpy(hub.desc, many, sizeof(many));
+	hub.desc_len = sizeof(many);
+	udev.hcpriv = &hub;
+	usb_new_device(&udev);
+	assert_int_equal(hub.nports_told, 15);
+	assert_int_equal(hub.powered, 15);
+	assert_int_equal(probed.calls, 0);
+
+	hub.powered = hub.updates = 0;
+	hub.desc_len = 3;
+	usb_new_device(&udev);
+	assert_int_equal(hub.updates + hub.powered, 0);
+	memcpy(hub.desc, wrong, sizeof(wrong));
+	hub.desc_len = sizeof(wrong);
+	usb_new_device(&udev);
+	assert_int_equal(hub.updates + hub.powered, 0);
+
+	memcpy(hub.desc, many, sizeof(many));
+	hub.desc_len = sizeof(many);
+	udev.level = 4;
+	usb_new_device(&udev);
+	assert_int_equal(hub.updates + hub.powered, 0);
+	assert_non_null(strstr(log_buf, "a hub too deep in the tree, left alone"));
 }
 
 /* A keyboard (class 03, HID): configured, left alone, no driver called. */
@@ -670,6 +832,8 @@ int main(void)
 		cmocka_unit_test_setup(enumerate_stick, setup),
 		cmocka_unit_test_setup(enumerate_bad_endpoints, setup),
 		cmocka_unit_test_setup(enumerate_no_driver, setup),
+		cmocka_unit_test_setup(hub_with_stick, setup),
+		cmocka_unit_test_setup(hub_hostile, setup),
 		cmocka_unit_test_setup(enumerate_config_too_long, setup),
 		cmocka_unit_test_setup(enumerate_random_configs, setup),
 		cmocka_unit_test_setup_teardown(write_then_read, transport_setup, transport_teardown),
