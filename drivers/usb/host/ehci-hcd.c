@@ -209,6 +209,7 @@ struct ehci_hcd {
 };
 
 static LIST_HEAD(ehci_hosts);		/* changed with interrupts off */
+static uint16_t ehci_irq_lines;		/* bit n: our handler owns PIC line n */
 
 static uint32_t ehci_readl(volatile uint8_t *base, unsigned int reg)
 {
@@ -218,20 +219,6 @@ static uint32_t ehci_readl(volatile uint8_t *base, unsigned int reg)
 static void ehci_writel(volatile uint8_t *base, unsigned int reg, uint32_t v)
 {
 	writel(v, base + reg);
-}
-
-/* Wait up to ms for (reg & mask) == want, polling; true when it came. */
-static bool ehci_handshake(volatile uint8_t *base, unsigned int reg, uint32_t mask, uint32_t want,
-			   unsigned int ms)
-{
-	uint64_t deadline = ktime_get_ns() + (uint64_t)ms * 1000000;
-
-	while ((ehci_readl(base, reg) & mask) != want) {
-		if (ktime_get_ns() > deadline)
-			return false;
-		__asm__ volatile("pause");
-	}
-	return true;
 }
 
 /* A new endpoint's QH and qTDs, zeroed, idle; NULL when memory is short. */
@@ -285,7 +272,7 @@ static bool ehci_async_advance(struct ehci_hcd *ehci)
 {
 	ehci_writel(ehci->op, EHCI_USBSTS, STS_IAA);
 	ehci_writel(ehci->op, EHCI_USBCMD, ehci_readl(ehci->op, EHCI_USBCMD) | CMD_IAAD);
-	if (!ehci_handshake(ehci->op, EHCI_USBSTS, STS_IAA, STS_IAA, EHCI_TMOUT_IAA))
+	if (!usb_hcd_handshake(ehci->op + EHCI_USBSTS, STS_IAA, STS_IAA, EHCI_TMOUT_IAA))
 		return false;
 	ehci_writel(ehci->op, EHCI_USBSTS, STS_IAA);
 	return true;
@@ -609,7 +596,7 @@ static bool ehci_port_reset(struct ehci_hcd *ehci, unsigned int n)
 	ehci_writel(ehci->op, EHCI_PORTSC(n), portsc | PORT_RESET);
 	mdelay(50);
 	ehci_writel(ehci->op, EHCI_PORTSC(n), portsc & ~PORT_RESET);
-	if (!ehci_handshake(ehci->op, EHCI_PORTSC(n), PORT_RESET, 0, EHCI_TMOUT_RESET)) {
+	if (!usb_hcd_handshake(ehci->op + EHCI_PORTSC(n), PORT_RESET, 0, EHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "usb%u: port %u does not finish its reset\n", ehci->hcd.busnum, n);
 		return false;
 	}
@@ -739,9 +726,9 @@ static void ehci_bios_handoff(struct ehci_hcd *ehci)
 static bool ehci_start(struct ehci_hcd *ehci)
 {
 	ehci_writel(ehci->op, EHCI_USBCMD, ehci_readl(ehci->op, EHCI_USBCMD) & ~CMD_RUN);
-	if (!ehci_handshake(ehci->op, EHCI_USBSTS, STS_HALT, STS_HALT, EHCI_TMOUT_RESET) ||
+	if (!usb_hcd_handshake(ehci->op + EHCI_USBSTS, STS_HALT, STS_HALT, EHCI_TMOUT_RESET) ||
 	    (ehci_writel(ehci->op, EHCI_USBCMD, CMD_RESET),
-	     !ehci_handshake(ehci->op, EHCI_USBCMD, CMD_RESET, 0, EHCI_TMOUT_RESET))) {
+	     !usb_hcd_handshake(ehci->op + EHCI_USBCMD, CMD_RESET, 0, EHCI_TMOUT_RESET))) {
 		printk(KERN_WARNING "usb%u: ehci: the controller does not reset, skipped\n",
 		       ehci->hcd.busnum);
 		return false;
@@ -760,58 +747,24 @@ static bool ehci_start(struct ehci_hcd *ehci)
 	ehci->running = true;
 	ehci_writel(ehci->op, EHCI_USBCMD, CMD_RUN | CMD_ASE | CMD_ITC_1MS);
 	ehci_writel(ehci->op, EHCI_CONFIGFLAG, 1);
-	if (!ehci_handshake(ehci->op, EHCI_USBSTS, STS_HALT | STS_ASS, STS_ASS, EHCI_TMOUT_RESET)) {
+	if (!usb_hcd_handshake(ehci->op + EHCI_USBSTS, STS_HALT | STS_ASS, STS_ASS, EHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "usb%u: ehci: the controller does not start\n", ehci->hcd.busnum);
 		return false;
 	}
 	return true;
 }
 
-/* The controller's INTx line, when it is free for our handler (or ours
- * already); else polled, with a line. */
-static bool ehci_setup_irq(struct ehci_hcd *ehci)
-{
-	static uint16_t ehci_irq_lines;	/* bit n: our handler owns PIC line n */
-	unsigned int irq = ehci->pdev->irq;
-	int err;
-
-	if (irq == PCI_IRQ_NONE) {
-		printk(KERN_INFO "usb%u: ehci: no interrupt line, completion polled\n",
-		       ehci->hcd.busnum);
-		return false;
-	}
-	if (!(ehci_irq_lines & (1u << irq))) {
-		err = request_irq(irq, ehci_irq, "ehci");
-		if (err) {
-			printk(KERN_INFO "usb%u: ehci: IRQ %u is another driver's (error %d), completion polled\n",
-			       ehci->hcd.busnum, irq, err);
-			return false;
-		}
-		ehci_irq_lines |= 1u << irq;
-	}
-	return true;
-}
-
 static void ehci_probe(struct pci_dev *pdev)
 {
-	uint64_t bar = pci_resource_start(pdev, 0);
-	struct ehci_hcd *ehci;
+	struct ehci_hcd *ehci = kzalloc(sizeof(*ehci), GFP_KERNEL);
 	unsigned long flags;
 	uint32_t portsc;
 	unsigned int n;
 
-	if (!(pci_resource_flags(pdev, 0) & IORESOURCE_MEM) || !bar) {
-		printk(KERN_WARNING "ehci %02x:%02x.%u: no register BAR, skipped\n", pdev->bus,
-		       PCI_SLOT(pdev->devfn), PCI_FUNC(pdev->devfn));
-		return;
-	}
-	ehci = kzalloc(sizeof(*ehci), GFP_KERNEL);
-	if (!ehci || !(ehci->cap = ioremap(bar, pci_resource_len(pdev, 0)))) {
-		printk(KERN_ERR "ehci: out of memory\n");
+	if (!ehci || !(ehci->cap = usb_hcd_pci_map(pdev, "ehci"))) {
 		kfree(ehci);
 		return;
 	}
-	pci_enable_device(pdev);
 	ehci->pdev = pdev;
 	ehci->hcd.driver = &ehci_hc_driver;
 	ehci->hcd.busnum = usb_new_busnum();
@@ -823,10 +776,11 @@ static void ehci_probe(struct pci_dev *pdev)
 	init_waitqueue_head(&ehci->wq);
 	printk(KERN_INFO "usb%u: EHCI %x.%02x at %#lx, %u ports%s\n", ehci->hcd.busnum,
 	       ehci_readl(ehci->cap, EHCI_CAPLENGTH) >> 24,
-	       (ehci_readl(ehci->cap, EHCI_CAPLENGTH) >> 16) & 0xff, (unsigned long)bar,
+	       (ehci_readl(ehci->cap, EHCI_CAPLENGTH) >> 16) & 0xff,
+	       (unsigned long)pci_resource_start(pdev, 0),
 	       ehci->n_ports, ehci->addr64 ? ", 64-bit DMA" : "");
 	ehci_bios_handoff(ehci);
-	ehci->use_irq = ehci_setup_irq(ehci);
+	ehci->use_irq = usb_hcd_request_irq(&ehci->hcd, pdev, ehci_irq, "ehci", &ehci_irq_lines);
 	flags = local_irq_save();	/* the handler walks ehci_hosts */
 	list_add_tail(&ehci->list, &ehci_hosts);
 	local_irq_restore(flags);

@@ -272,6 +272,7 @@ struct xhci_hcd {
 };
 
 static LIST_HEAD(xhci_hosts);		/* changed with interrupts off */
+static uint16_t xhci_irq_lines;		/* bit n: our handler owns PIC line n */
 
 static uint32_t xhci_readl(volatile uint8_t *base, unsigned int reg)
 {
@@ -289,21 +290,6 @@ static void xhci_write64(volatile uint8_t *base, unsigned int reg, uint64_t v)
 {
 	writel((uint32_t)v, base + reg);
 	writel((uint32_t)(v >> 32), base + reg + 4);
-}
-
-/* Wait up to ms for (reg & mask) == want; true when it came.  Polls: the
- * controller's reset and start, before anything can sleep on it. */
-static bool xhci_handshake(volatile uint8_t *base, unsigned int reg, uint32_t mask, uint32_t want,
-			   unsigned int ms)
-{
-	uint64_t deadline = ktime_get_ns() + (uint64_t)ms * 1000000;
-
-	while ((xhci_readl(base, reg) & mask) != want) {
-		if (ktime_get_ns() > deadline)
-			return false;
-		__asm__ volatile("pause");
-	}
-	return true;
 }
 
 /* A zeroed page the controller can reach, or NULL (logged). */
@@ -1037,7 +1023,7 @@ static uint32_t xhci_port_reset(struct xhci_hcd *xhci, unsigned int n)
 		/* Old change bits off first, so that PRC means this reset's end. */
 		xhci_writel(xhci->op, XHCI_PORTSC(n), (portsc & PORT_RW_MASK) | (portsc & PORT_CHANGE_BITS));
 		xhci_writel(xhci->op, XHCI_PORTSC(n), (portsc & PORT_RW_MASK) | PORT_RESET);
-		if (!xhci_handshake(xhci->op, XHCI_PORTSC(n), PORT_RC, PORT_RC, XHCI_TMOUT_PORT_RESET)) {
+		if (!usb_hcd_handshake(xhci->op + XHCI_PORTSC(n), PORT_RC, PORT_RC, XHCI_TMOUT_PORT_RESET)) {
 			printk(KERN_WARNING "usb%u: port %u does not finish its reset\n",
 			       xhci->hcd.busnum, n);
 			return 0;
@@ -1276,7 +1262,7 @@ static void xhci_bios_handoff(struct xhci_hcd *xhci)
 		if ((val & 0xff) == XHCI_EXT_CAPS_LEGACY) {
 			if (val & XHCI_HC_BIOS_OWNED) {
 				xhci_writel(xhci->cap, off, val | XHCI_HC_OS_OWNED);
-				if (!xhci_handshake(xhci->cap, off, XHCI_HC_BIOS_OWNED, 0,
+				if (!usb_hcd_handshake(xhci->cap + off, XHCI_HC_BIOS_OWNED, 0,
 						    XHCI_TMOUT_HANDOFF)) {
 					printk(KERN_WARNING "usb%u: the firmware does not hand the controller over; taking it\n",
 					       xhci->hcd.busnum);
@@ -1327,16 +1313,16 @@ static void xhci_intel_switch_ports(struct xhci_hcd *xhci)
 static bool xhci_reset(struct xhci_hcd *xhci)
 {
 	/* No operational register may be written before CNR clears (xHCI 4.2). */
-	if (!xhci_handshake(xhci->op, XHCI_USBSTS, STS_CNR, 0, XHCI_TMOUT_RESET)) {
+	if (!usb_hcd_handshake(xhci->op + XHCI_USBSTS, STS_CNR, 0, XHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "usb%u: xhci: the controller is never ready, skipped\n",
 		       xhci->hcd.busnum);
 		return false;
 	}
 	xhci_writel(xhci->op, XHCI_USBCMD, xhci_readl(xhci->op, XHCI_USBCMD) & ~CMD_RUN);
-	if (!xhci_handshake(xhci->op, XHCI_USBSTS, STS_HALT, STS_HALT, XHCI_TMOUT_RESET) ||
+	if (!usb_hcd_handshake(xhci->op + XHCI_USBSTS, STS_HALT, STS_HALT, XHCI_TMOUT_RESET) ||
 	    (xhci_writel(xhci->op, XHCI_USBCMD, CMD_RESET),
-	     !xhci_handshake(xhci->op, XHCI_USBCMD, CMD_RESET, 0, XHCI_TMOUT_RESET)) ||
-	    !xhci_handshake(xhci->op, XHCI_USBSTS, STS_CNR, 0, XHCI_TMOUT_RESET)) {
+	     !usb_hcd_handshake(xhci->op + XHCI_USBCMD, CMD_RESET, 0, XHCI_TMOUT_RESET)) ||
+	    !usb_hcd_handshake(xhci->op + XHCI_USBSTS, STS_CNR, 0, XHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "usb%u: xhci: the controller does not reset, skipped\n",
 		       xhci->hcd.busnum);
 		return false;
@@ -1390,58 +1376,24 @@ static bool xhci_start(struct xhci_hcd *xhci)
 	xhci_writel(xhci->run, XHCI_IMAN, IMAN_IP | (xhci->use_irq ? IMAN_IE : 0));
 	xhci->running = true;		/* its rings exist: the handler may read them */
 	xhci_writel(xhci->op, XHCI_USBCMD, CMD_RUN | (xhci->use_irq ? CMD_EIE : 0));
-	if (!xhci_handshake(xhci->op, XHCI_USBSTS, STS_HALT, 0, XHCI_TMOUT_RESET)) {
+	if (!usb_hcd_handshake(xhci->op + XHCI_USBSTS, STS_HALT, 0, XHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "usb%u: xhci: the controller does not start\n", xhci->hcd.busnum);
 		return false;
 	}
 	return true;
 }
 
-/* The controller's INTx line, when it is free for our handler (or ours
- * already); else polled, with a line. */
-static bool xhci_setup_irq(struct xhci_hcd *xhci)
-{
-	static uint16_t xhci_irq_lines;	/* bit n: our handler owns PIC line n */
-	unsigned int irq = xhci->pdev->irq;
-	int err;
-
-	if (irq == PCI_IRQ_NONE) {
-		printk(KERN_INFO "usb%u: xhci: no interrupt line, completion polled\n",
-		       xhci->hcd.busnum);
-		return false;
-	}
-	if (!(xhci_irq_lines & (1u << irq))) {
-		err = request_irq(irq, xhci_irq, "xhci");
-		if (err) {
-			printk(KERN_INFO "usb%u: xhci: IRQ %u is another driver's (error %d), completion polled\n",
-			       xhci->hcd.busnum, irq, err);
-			return false;
-		}
-		xhci_irq_lines |= 1u << irq;
-	}
-	return true;
-}
-
 static void xhci_probe(struct pci_dev *pdev)
 {
-	uint64_t bar = pci_resource_start(pdev, 0);
-	struct xhci_hcd *xhci;
+	struct xhci_hcd *xhci = kzalloc(sizeof(*xhci), GFP_KERNEL);
 	unsigned long flags;
 	uint32_t portsc;
 	unsigned int n;
 
-	if (!(pci_resource_flags(pdev, 0) & IORESOURCE_MEM) || !bar) {
-		printk(KERN_WARNING "xhci %02x:%02x.%u: no register BAR, skipped\n", pdev->bus,
-		       PCI_SLOT(pdev->devfn), PCI_FUNC(pdev->devfn));
-		return;
-	}
-	xhci = kzalloc(sizeof(*xhci), GFP_KERNEL);
-	if (!xhci || !(xhci->cap = ioremap(bar, pci_resource_len(pdev, 0)))) {
-		printk(KERN_ERR "xhci: out of memory\n");
+	if (!xhci || !(xhci->cap = usb_hcd_pci_map(pdev, "xhci"))) {
 		kfree(xhci);
 		return;
 	}
-	pci_enable_device(pdev);
 	xhci->pdev = pdev;
 	xhci->hcd.driver = &xhci_hc_driver;
 	xhci->hcd.busnum = usb_new_busnum();
@@ -1459,7 +1411,7 @@ static void xhci_probe(struct pci_dev *pdev)
 	mutex_init(&xhci->cmd_mutex);
 	printk(KERN_INFO "usb%u: xHCI %x.%02x at %#lx, %u ports, %u slots%s\n", xhci->hcd.busnum,
 	       xhci->hci_version >> 8, xhci->hci_version & 0xff,
-	       (unsigned long)bar, xhci->max_ports, xhci->max_slots, xhci->ac64 ? ", 64-bit DMA" : "");
+	       (unsigned long)pci_resource_start(pdev, 0), xhci->max_ports, xhci->max_slots, xhci->ac64 ? ", 64-bit DMA" : "");
 	if (!(xhci_readl(xhci->op, XHCI_PAGESIZE) & 1)) {
 		printk(KERN_WARNING "usb%u: xhci: no 4 KiB page size, skipped\n", xhci->hcd.busnum);
 		return;
@@ -1468,7 +1420,7 @@ static void xhci_probe(struct pci_dev *pdev)
 	if (!xhci_reset(xhci))
 		return;
 	xhci_intel_switch_ports(xhci);
-	xhci->use_irq = xhci_setup_irq(xhci);
+	xhci->use_irq = usb_hcd_request_irq(&xhci->hcd, pdev, xhci_irq, "xhci", &xhci_irq_lines);
 	flags = local_irq_save();	/* the handler walks xhci_hosts */
 	list_add_tail(&xhci->list, &xhci_hosts);
 	local_irq_restore(flags);
