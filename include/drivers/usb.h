@@ -8,7 +8,8 @@
  *   host/            the host controllers: xhci.c (USB 3, and every
  *                    port of PCs since about 2012), ehci-hcd.c (USB 2's
  *                    high-speed ports on older PCs); each finds a device
- *                    on a root port, addresses it and hands it to the core.
+ *                    on a root port (or, asked by the hub driver, on a
+ *                    hub's port), addresses it and hands it to the core.
  *   core/hub.c       enumeration: reads a new device's descriptors,
  *                    configures it, gives its interface to the class
  *                    driver that claims it; and the hub class driver,
@@ -154,7 +155,8 @@ struct usb_hcd;
  * (busnum, parent, portnum, speed, hcpriv: its slot, with endpoint 0
  * addressed and working) and hands it to usb_new_device(); the core
  * fills in the rest.  A device's structures live for the whole boot,
- * also after it is unplugged (its transfers then fail with -ENODEV).
+ * also after it is unplugged (its transfers then fail: with -ENODEV at
+ * once when it was on a root port, by timeout when it was behind a hub).
  */
 struct usb_device {
 	struct usb_hcd *bus;
@@ -196,8 +198,10 @@ struct hc_driver {
 	/* Make udev's endpoints ep[0..nr_ep) usable (xHCI's Configure
 	 * Endpoint).  Called once, before SET_CONFIGURATION. */
 	int (*enable_endpoints)(struct usb_device *udev);
-	/* A bulk transfer on ep over nsg pieces.  Returns the bytes moved
-	 * (fewer than asked on a short packet). */
+	/* A bulk transfer on ep over nsg pieces, each within one page and
+	 * each but the last a multiple of ep's packet size (else -EINVAL:
+	 * EHCI cannot split a packet between two of its descriptors).
+	 * Returns the bytes moved (fewer than asked on a short packet). */
 	int (*bulk)(struct usb_device *udev, struct usb_host_endpoint *ep,
 		    const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms);
 	/* Start ep afresh on the controller, halted or not: its next

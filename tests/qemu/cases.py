@@ -1361,12 +1361,14 @@ def usb_storage_case(build, polled=False, ehci=False, hub=False):
          r"blk: sda 16 MiB \(32768 sectors of 512 bytes\), sd$"])
 
 
-def usb_unplug_case(build):
+def usb_unplug_case(build, ehci=False):
     """user/tests/usb_unplug.sh: a 16 MiB USB disk pulled out (QMP
     device_del) while the shell reads it: the kernel notices the port's
     disconnect, the next read fails with an I/O error instead of waiting
-    for the device, and the shell goes on to power off."""
-    name = "usb_unplug_q35_bios"
+    for the device, and the shell goes on to power off.  ehci: the disk
+    is high-speed on an EHCI controller."""
+    name = "usb_unplug_ehci_q35_bios" if ehci else "usb_unplug_q35_bios"
+    hc = "ehci" if ehci else "xhci"
     workdir = os.path.join(build, "tests", name)
     os.makedirs(workdir, exist_ok=True)
     with open(os.path.join(workdir, "disk.img"), "wb") as f:
@@ -1380,9 +1382,9 @@ def usb_unplug_case(build):
             qmp.close()
     return QemuCase(
         name, "init=/sbin/init -- /bin/sh /usr/tests/usb_unplug.sh", timeout=180,
-        qemu_args=["-device", "qemu-xhci,id=xhci",
+        qemu_args=["-device", "usb-ehci,id=ehci" if ehci else "qemu-xhci,id=xhci",
                    "-drive", "if=none,id=stick0,format=raw,file={workdir}/disk.img",
-                   "-device", "usb-storage,bus=xhci.0,drive=stick0,id=stick"],
+                   "-device", "usb-storage,bus=%s.0,drive=stick0,id=stick" % hc],
         expect=[r"usb 1-1: USB disconnect, device number 1$",
                 r"sd sda: read of sector \d+ failed: error -19",
                 r"^# usb_unplug\.sh: a read after the unplug failed, the shell goes on$",
@@ -1877,6 +1879,7 @@ def cases(build):
         usb_storage_case(build, ehci=True),
         usb_storage_case(build, hub=True),
         usb_unplug_case(build),
+        usb_unplug_case(build, ehci=True),
         bench_smoke_case(build),
         bench_reclaim_smoke_case(build),
         user_busybox_case(build),

@@ -520,7 +520,8 @@ static void hub_with_stick(void **state)
 
 /* Hostile hub descriptors: 255 ports are cut to the 15 a route string
  * can name; a descriptor too short or of the wrong type is refused
- * before any port is touched; a hub five levels down is left alone. */
+ * before any port is touched; a fifth hub in a row is driven, a sixth
+ * left alone (USB 2.0 4.1.1). */
 static void hub_hostile(void **state)
 {
 	static const uint8_t many[9] = { 9, 0x29, 255, 0, 0, 1, 0, 0, 0 };
@@ -546,7 +547,12 @@ static void hub_hostile(void **state)
 
 	memcpy(hub.desc, many, sizeof(many));
 	hub.desc_len = sizeof(many);
-	udev.level = 4;
+	udev.level = 4;			/* the fifth hub: allowed */
+	hub.updates = hub.powered = 0;
+	usb_new_device(&udev);
+	assert_int_equal(hub.updates, 1);
+	udev.level = 5;			/* a sixth: not */
+	hub.updates = hub.powered = 0;
 	usb_new_device(&udev);
 	assert_int_equal(hub.updates + hub.powered, 0);
 	assert_non_null(strstr(log_buf, "a hub too deep in the tree, left alone"));

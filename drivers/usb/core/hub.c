@@ -1,7 +1,8 @@
 /*
  * Enumeration (Linux's usb_new_device and usb_set_configuration, from
  * drivers/usb/core/hub.c and message.c): what happens to a device a host
- * controller found on a root port, once its endpoint 0 has an address.
+ * controller found on a root port, or the hub driver below found on a
+ * hub's port, once its endpoint 0 has an address.
  *
  *   1. its device descriptor, and its product string for the log;
  *   2. its first configuration descriptor, whole (wTotalLength bytes):
@@ -15,8 +16,7 @@
  *      time of the call.
  * A device with no such interface is configured all the same and left
  * alone, with a line saying so; a device that fails a step is left
- * unconfigured, with a line.  There are no hubs below the root ports:
- * a hub is one of the devices left alone.
+ * unconfigured, with a line.  The hub driver is at the end of this file.
  */
 #include <drivers/usb.h>
 #include <mm/slab.h>
@@ -234,13 +234,17 @@ out:
  * powered, and each port with a device is reset; the device that then
  * enables the port is addressed by the controller and enumerated like one
  * on a root port, as "1-2.3" (port 3 of the hub on 1-2).  Ports are not
- * watched afterwards: a device plugged in later is not found.  A
+ * watched afterwards: a device plugged in later is not found, and one
+ * pulled out fails its transfers by timeout rather than at once.  A
  * SuperSpeed hub is left alone: its USB 2 half, on the root hub's USB 2
- * port, is a hub of its own and brings the high-speed devices.  Hubs
- * nest up to the five levels USB allows.
+ * port, is a hub of its own and brings the USB 2 devices, but a USB 3
+ * device behind it is not found.  A port whose device cannot be
+ * addressed is disabled, so that the next device at address 0 is not
+ * that one.  Hubs nest up to the five levels USB allows (USB 2.0 4.1.1).
  */
 
 #define USB_DT_HUB			0x29
+#define USB_PORT_FEAT_ENABLE		1
 #define USB_PORT_FEAT_RESET		4
 #define USB_PORT_FEAT_POWER		8
 #define USB_PORT_FEAT_C_CONNECTION	16
@@ -303,8 +307,11 @@ static void hub_port_connect(struct usb_device *hdev, unsigned int port, uint8_t
 	speed = status & USB_PORT_STAT_LOW_SPEED ? USB_SPEED_LOW :
 		status & USB_PORT_STAT_HIGH_SPEED ? USB_SPEED_HIGH : USB_SPEED_FULL;
 	udev = hdev->bus->driver->alloc_device(hdev, port, speed);
-	if (udev)
+	if (udev) {
 		usb_new_device(udev);
+		return;
+	}
+	hub_port_feature(hdev, USB_REQ_CLEAR_FEATURE, USB_PORT_FEAT_ENABLE, port);
 	return;
 fail:
 	printk(KERN_WARNING "usb %s: port %u: the device does not come up after a reset (status %#x)\n",
@@ -324,7 +331,7 @@ static int hub_probe(struct usb_device *hdev, const struct usb_interface_descrip
 		       hdev->devpath);
 		return -ENODEV;
 	}
-	if (hdev->level + 1 >= HUB_MAX_LEVEL) {
+	if (hdev->level >= HUB_MAX_LEVEL) {
 		printk(KERN_WARNING "usb %s: a hub too deep in the tree, left alone\n", hdev->devpath);
 		return -E2BIG;
 	}
@@ -340,7 +347,9 @@ static int hub_probe(struct usb_device *hdev, const struct usb_interface_descrip
 	}
 	nports = MIN((unsigned int)buf[2], (unsigned int)HUB_MAX_PORTS);
 	think_time = (buf[3] >> 5) & 3;
-	power_ms = MAX(2u * buf[5], 100u);
+	/* Power good (bPwrOn2PwrGood, in 2 ms), then up to 100 ms for a
+	 * device to attach and 100 ms of debounce (USB 2.0 7.1.7.3). */
+	power_ms = 2u * buf[5] + 200;
 	printk(KERN_INFO "usb %s: USB hub found, %u ports\n", hdev->devpath, nports);
 	ret = hdev->bus->driver->update_hub(hdev, nports, think_time);
 	if (ret) {
@@ -350,7 +359,7 @@ static int hub_probe(struct usb_device *hdev, const struct usb_interface_descrip
 	}
 	for (port = 1; port <= nports; port++)
 		hub_port_feature(hdev, USB_REQ_SET_FEATURE, USB_PORT_FEAT_POWER, port);
-	msleep(power_ms);		/* bPwrOn2PwrGood, and a connect's debounce */
+	msleep(power_ms);
 	for (port = 1; port <= nports; port++)
 		if (!hub_port_status(hdev, port, buf, &status, &change) &&
 		    (status & USB_PORT_STAT_CONNECTION))

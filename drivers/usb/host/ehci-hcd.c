@@ -33,9 +33,12 @@
  * Advance doorbell says when the controller no longer holds it, its
  * state is cleared, and it is linked again.
  *
- * Bulk QHs keep the data toggle in their overlay (DTC 0), so
- * reset_endpoint sets it back to DATA0, as CLEAR_FEATURE(ENDPOINT_HALT)
- * does on the device; endpoint 0 takes its toggle from each qTD.
+ * Bulk QHs keep the data toggle in their overlay (DTC 0): a cancel keeps
+ * it, and reset_endpoint sets it back to DATA0, as CLEAR_FEATURE
+ * (ENDPOINT_HALT) does on the device; endpoint 0 takes its toggle from
+ * each qTD.  The overlay of a linked QH is only written while the queue
+ * is idle, in an order that never lets the controller follow a stale
+ * pointer (ehci_qh_idle()).
  *
  * Memory: each endpoint has two pages below 4 GiB (GFP_DMA32, so
  * CTRLDSSEGMENT stays 0): its QH, then EHCI_MAX_QTD qTDs, the last an
@@ -65,6 +68,7 @@
 #define EHCI_HCSPARAMS		0x04
 #define  HCS_N_PORTS(p)		((p) & 0xf)
 #define  HCS_PPC		(1u << 4)	/* ports have power switches */
+#define  HCS_N_CC(p)		(((p) >> 12) & 0xf)	/* companion controllers */
 #define EHCI_HCCPARAMS		0x08
 #define  HCC_64BIT_ADDR		(1u << 0)
 #define  HCC_EXT_CAPS(p)	(((p) >> 8) & 0xff)	/* in PCI configuration space */
@@ -159,7 +163,11 @@ _Static_assert(sizeof(struct ehci_qtd) == 64, "a qTD is 64 bytes here");
 _Static_assert(sizeof(struct ehci_qh) == 128, "a QH is 128 bytes here");
 
 #define EHCI_EP_ORDER		1	/* two pages an endpoint */
-#define EHCI_MAX_QTD		((PAGE_SIZE << EHCI_EP_ORDER) / sizeof(struct ehci_qtd) - 2)
+/* qTDs an endpoint's pages hold after its QH (two qTDs' room), less the
+ * inactive one at the end. */
+#define EHCI_MAX_QTD		((PAGE_SIZE << EHCI_EP_ORDER) / sizeof(struct ehci_qtd) - 3)
+_Static_assert(sizeof(struct ehci_qh) + (EHCI_MAX_QTD + 1) * sizeof(struct ehci_qtd) <=
+	       (PAGE_SIZE << EHCI_EP_ORDER), "the QH and every qTD fit an endpoint's pages");
 
 /* Bounds of the waits, milliseconds. */
 #define EHCI_TMOUT_RESET	250
@@ -175,6 +183,7 @@ struct ehci_ep {
 	struct ehci_qtd *qtd;		/* EHCI_MAX_QTD, then the inactive one */
 	phys_addr_t qtd_dma;
 	bool control;
+	unsigned int maxpacket;
 	/* The transfer hanging on it: its qTDs, each one's length, and
 	 * which of them carry data (a control transfer's setup and status
 	 * do not count in the bytes moved). */
@@ -184,11 +193,12 @@ struct ehci_ep {
 	struct ehci_ep *next;		/* the ring after the head, in software */
 };
 
-/* A device on a root port. */
+/* A device on a root port, or behind a hub on one. */
 struct ehci_dev {
 	struct ehci_hcd *ehci;
 	struct ehci_ep *ep0;
-	unsigned int port;
+	unsigned int port;		/* the root port */
+	bool gone;			/* its disconnect was logged */
 	struct usb_device udev;
 };
 
@@ -267,12 +277,16 @@ static void ehci_link(struct ehci_hcd *ehci, struct ehci_ep *ep)
 }
 
 /* Wait for the controller to let go of what was unlinked: the Interrupt
- * on Async Advance doorbell (EHCI 4.8.2).  Polls; false on a timeout. */
+ * on Async Advance doorbell (EHCI 4.8.2).  Some controllers clear IAAD
+ * without setting IAA; that counts too (Linux's ehci_iaa_watchdog).
+ * Polls; false when neither came. */
 static bool ehci_async_advance(struct ehci_hcd *ehci)
 {
 	ehci_writel(ehci->op, EHCI_USBSTS, STS_IAA);
 	ehci_writel(ehci->op, EHCI_USBCMD, ehci_readl(ehci->op, EHCI_USBCMD) | CMD_IAAD);
-	if (!usb_hcd_handshake(ehci->op + EHCI_USBSTS, STS_IAA, STS_IAA, EHCI_TMOUT_IAA))
+	if (!usb_hcd_handshake(ehci->op + EHCI_USBSTS, STS_IAA, STS_IAA, EHCI_TMOUT_IAA) &&
+	    ((ehci_readl(ehci->op, EHCI_USBCMD) & CMD_IAAD) ||
+	     (ehci_readl(ehci->op, EHCI_USBSTS) & STS_HALT)))
 		return false;
 	ehci_writel(ehci->op, EHCI_USBSTS, STS_IAA);
 	return true;
@@ -280,8 +294,9 @@ static bool ehci_async_advance(struct ehci_hcd *ehci)
 
 /*
  * Stop whatever ep's QH is doing: unlink it, wait until the controller
- * no longer holds it, clear its overlay and qTDs (toggle DATA0), link it
- * again.  A controller that does not answer the doorbell is dead.
+ * no longer holds it, clear its overlay (the data toggle kept, as
+ * xHCI's Stop Endpoint keeps it) and qTDs, link it again.  A controller
+ * that answers the doorbell neither by IAA nor by clearing IAAD is dead.
  */
 static void ehci_cancel(struct ehci_hcd *ehci, struct ehci_ep *ep)
 {
@@ -303,7 +318,7 @@ static void ehci_cancel(struct ehci_hcd *ehci, struct ehci_ep *ep)
 	}
 	ep->qh->next = EHCI_LIST_END;
 	ep->qh->alt_next = EHCI_LIST_END;
-	ep->qh->token = 0;
+	ep->qh->token &= QTD_TOGGLE;
 	for (i = 0; i < ep->ntd; i++)
 		ep->qtd[i].token = 0;
 	ehci_link(ehci, ep);
@@ -335,7 +350,9 @@ static bool ehci_fill_qtd(struct ehci_hcd *ehci, struct ehci_ep *ep, unsigned in
 }
 
 /* Where ep's transfer stands: -EINPROGRESS, the bytes moved, or -EPIPE
- * (a stall) or -EPROTO (a transaction error, babble, a buffer error). */
+ * (a stall: halted with tries left, whatever errors the tries before it
+ * had, as Linux's qtd_copy_status reads it) or -EPROTO (babble, or three
+ * transaction or buffer errors). */
 static int ehci_td_status(const struct ehci_ep *ep)
 {
 	unsigned int i, moved = 0;
@@ -346,13 +363,28 @@ static int ehci_td_status(const struct ehci_ep *ep)
 		if (tok & QTD_ACTIVE)
 			return -EINPROGRESS;
 		if (tok & QTD_HALTED)
-			return tok & (QTD_BUFERR | QTD_BABBLE | QTD_XACT) ? -EPROTO : -EPIPE;
+			return !(tok & QTD_BABBLE) && (tok & QTD_CERR) ? -EPIPE : -EPROTO;
 		if (ep->data[i])
 			moved += ep->len[i] - MIN(QTD_LENGTH(tok), ep->len[i]);
 		if (QTD_LENGTH(tok) && ep->data[i] && !ep->control)
 			break;		/* a short packet ends a bulk transfer */
 	}
 	return (int)moved;
+}
+
+/* Has dev (or the hub on its root port that leads to it) been pulled
+ * out, or replaced: no connection there, or the port disabled?  Logged
+ * once. */
+static bool ehci_dev_gone(struct ehci_dev *dev)
+{
+	if ((ehci_readl(dev->ehci->op, EHCI_PORTSC(dev->port)) & (PORT_CONNECT | PORT_PE)) ==
+	    (PORT_CONNECT | PORT_PE))
+		return false;
+	if (!dev->gone)
+		printk(KERN_WARNING "usb %s: USB disconnect, device number %u\n", dev->udev.devpath,
+		       dev->ep0->qh->info1 & 0x7f);
+	dev->gone = true;
+	return true;
 }
 
 static void ehci_irq(unsigned int irq, struct pt_regs *regs)
@@ -373,9 +405,34 @@ static void ehci_irq(unsigned int irq, struct pt_regs *regs)
 }
 
 /*
- * Hang ep's ntd qTDs on its QH and wait until they end or timeout_ms
- * pass: the bytes moved or an errno as struct hc_driver says.  A device
- * pulled out of its port ends the wait with -ENODEV.  Process context.
+ * ep's transfer has ended (or its QH is halted): leave the QH idle and
+ * clean, so that nothing stale can be followed.  First the overlay's
+ * next pointer (one dword, which the controller only reads), so that it
+ * leads nowhere; then the qTDs a short packet or a halt left active;
+ * then, unless the QH is halted, the overlay's byte count and alternate
+ * pointer, the toggle kept.  In this order the controller, which may
+ * visit the QH at any moment, only ever sees an idle queue.
+ */
+static void ehci_qh_idle(struct ehci_ep *ep)
+{
+	unsigned int i;
+
+	ep->qh->next = EHCI_LIST_END;
+	__asm__ volatile("sfence" ::: "memory");
+	for (i = 0; i < ep->ntd; i++)
+		ep->qtd[i].token &= ~QTD_ACTIVE;
+	if (!(ep->qh->token & QTD_HALTED)) {
+		ep->qh->alt_next = EHCI_LIST_END;
+		ep->qh->token &= QTD_TOGGLE;
+	}
+}
+
+/*
+ * Hang ep's ntd qTDs on its idle QH (one write: the overlay's next
+ * pointer) and wait until they end or timeout_ms pass: the bytes moved or
+ * an errno as struct hc_driver says.  A device pulled out of its port
+ * (or replaced: its port no longer enabled) ends the wait with -ENODEV.
+ * Process context.
  */
 static int ehci_td_run(struct ehci_dev *dev, struct ehci_ep *ep, unsigned int timeout_ms)
 {
@@ -387,15 +444,14 @@ static int ehci_td_run(struct ehci_dev *dev, struct ehci_ep *ep, unsigned int ti
 
 	ep->qtd[ep->ntd - 1].next = EHCI_LIST_END;
 	ep->qtd[ep->ntd - 1].token |= QTD_IOC;
-	/* The overlay takes the first qTD; a bulk QH keeps its toggle. */
-	ep->qh->token &= QTD_TOGGLE;
-	ep->qh->alt_next = EHCI_LIST_END;
 	__asm__ volatile("sfence" ::: "memory");
 	ep->qh->next = (uint32_t)ehci_qtd_dma(ep, 0);
 	for (;;) {
 		ret = ehci_td_status(ep);
-		if (ret != -EINPROGRESS)
+		if (ret != -EINPROGRESS) {
+			ehci_qh_idle(ep);
 			return ret;
+		}
 		if (ehci_readl(ehci->op, EHCI_USBSTS) & STS_FATAL) {
 			if (!ehci->dead)
 				printk(KERN_ERR "usb%u: ehci: host system error; given up\n",
@@ -403,7 +459,7 @@ static int ehci_td_run(struct ehci_dev *dev, struct ehci_ep *ep, unsigned int ti
 			ehci->dead = true;
 			return -ENODEV;
 		}
-		if (!(ehci_readl(ehci->op, EHCI_PORTSC(dev->port)) & PORT_CONNECT)) {
+		if (ehci_dev_gone(dev)) {
 			ehci_cancel(ehci, ep);
 			return -ENODEV;
 		}
@@ -434,10 +490,7 @@ static struct ehci_dev *ehci_dev(struct usb_device *udev)
 
 static int ehci_alive(struct ehci_dev *dev)
 {
-	if (dev->ehci->dead ||
-	    !(ehci_readl(dev->ehci->op, EHCI_PORTSC(dev->port)) & PORT_CONNECT))
-		return -ENODEV;
-	return 0;
+	return dev->ehci->dead || ehci_dev_gone(dev) ? -ENODEV : 0;
 }
 
 static int ehci_control(struct usb_device *udev, const struct usb_ctrlrequest *setup,
@@ -467,10 +520,8 @@ static int ehci_control(struct usb_device *udev, const struct usb_ctrlrequest *s
 		ep->qtd[1].alt_next = (uint32_t)ehci_qtd_dma(ep, n);
 	ep->ntd = n + 1;
 	ret = ehci_td_run(dev, ep, timeout_ms);
-	if (ret == -EPIPE || ret == -EPROTO) {
-		ep->qh->token = 0;	/* halted: the controller does not look */
-		ep->qh->next = EHCI_LIST_END;
-	}
+	if (ret == -EPIPE || ret == -EPROTO)
+		ep->qh->token = 0;	/* un-halted, idle: its next leads nowhere */
 	return ret;
 }
 
@@ -491,6 +542,8 @@ static int ehci_bulk(struct usb_device *udev, struct usb_host_endpoint *hep,
 		if (!sg[i].length || sg[i].length > PAGE_SIZE ||
 		    (sg[i].dma_address & (PAGE_SIZE - 1)) + sg[i].length > PAGE_SIZE)
 			return -EINVAL;		/* a piece must stay in its page */
+		if (i + 1 < nsg && sg[i].length % ep->maxpacket)
+			return -EINVAL;		/* no packet may span two qTDs */
 		if (!ehci_fill_qtd(dev->ehci, ep, i, sg[i].dma_address, sg[i].length,
 				   in ? QTD_PID_IN : QTD_PID_OUT, true)) {
 			printk(KERN_ERR "usb %s: a buffer above 4 GiB, and the controller has 32-bit DMA\n",
@@ -504,9 +557,10 @@ static int ehci_bulk(struct usb_device *udev, struct usb_host_endpoint *hep,
 	return ehci_td_run(dev, ep, timeout_ms);
 }
 
-/* Start a bulk endpoint afresh: nothing hanging on it, not halted, the
- * toggle at DATA0.  The QH is halted or idle, so the controller does
- * not write it meanwhile. */
+/* Start a bulk endpoint afresh: not halted, the toggle at DATA0.  The
+ * QH is halted or idle with its next pointer leading nowhere (every
+ * transfer ends in ehci_qh_idle()), so the controller does not write it
+ * meanwhile. */
 static int ehci_reset_endpoint(struct usb_device *udev, struct usb_host_endpoint *hep)
 {
 	struct ehci_ep *ep = hep->hcpriv;
@@ -514,8 +568,8 @@ static int ehci_reset_endpoint(struct usb_device *udev, struct usb_host_endpoint
 
 	if (ret)
 		return ret;
-	ep->qh->next = EHCI_LIST_END;
 	ep->qh->alt_next = EHCI_LIST_END;
+	__asm__ volatile("sfence" ::: "memory");
 	ep->qh->token = 0;
 	return 0;
 }
@@ -526,6 +580,7 @@ static void ehci_qh_init(struct ehci_ep *ep, unsigned int address, unsigned int 
 			 unsigned int maxpacket, bool control)
 {
 	ep->control = control;
+	ep->maxpacket = maxpacket;
 	ep->qh->info1 = QH_ADDR(address) | QH_ENDPT(endpt) | QH_HIGH_SPEED |
 			(control ? QH_TOGGLE_CTL : 0) | QH_MAXPACKET(maxpacket) | QH_NAK_RELOAD;
 	ep->qh->info2 = QH_MULT1;
@@ -570,14 +625,18 @@ static const struct hc_driver ehci_hc_driver = {
  * Root ports.
  */
 
-/* Give port n to the companion controller (a full- or low-speed device). */
+/* Give port n to the companion controller (a full- or low-speed device),
+ * when there is one (HCSPARAMS N_CC); either way it is not driven here. */
 static void ehci_release_port(struct ehci_hcd *ehci, unsigned int n, const char *speed)
 {
 	uint32_t portsc = ehci_readl(ehci->op, EHCI_PORTSC(n));
+	bool companion = HCS_N_CC(ehci_readl(ehci->cap, EHCI_HCSPARAMS)) != 0;
 
-	printk(KERN_INFO "usb%u: port %u: a %s device, handed to the companion controller (not driven)\n",
-	       ehci->hcd.busnum, n, speed);
-	ehci_writel(ehci->op, EHCI_PORTSC(n), (portsc & ~(PORT_RWC_BITS | PORT_PE)) | PORT_OWNER);
+	printk(KERN_INFO "usb%u: port %u: a %s device, %s (not driven)\n", ehci->hcd.busnum, n,
+	       speed, companion ? "handed to the companion controller" : "and no companion controller");
+	if (companion)
+		ehci_writel(ehci->op, EHCI_PORTSC(n),
+			    (portsc & ~(PORT_RWC_BITS | PORT_PE)) | PORT_OWNER);
 }
 
 /* Reset port n if a device is on it (USB 2.0 7.1.7.5: 50 ms, then 10 ms
@@ -603,6 +662,8 @@ static bool ehci_port_reset(struct ehci_hcd *ehci, unsigned int n)
 	mdelay(10);
 	portsc = ehci_readl(ehci->op, EHCI_PORTSC(n));
 	ehci_writel(ehci->op, EHCI_PORTSC(n), portsc);	/* change bits off, PE kept */
+	if (!(portsc & PORT_CONNECT))
+		return false;		/* gone during the reset */
 	if (!(portsc & PORT_PE)) {
 		ehci_release_port(ehci, n, "full-speed");
 		return false;
@@ -618,10 +679,16 @@ static bool ehci_port_reset(struct ehci_hcd *ehci, unsigned int n)
 static struct ehci_dev *ehci_alloc_dev(struct ehci_hcd *ehci, struct ehci_dev *parent,
 				       unsigned int port)
 {
-	struct ehci_dev *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	unsigned int address = ++ehci->next_address;
+	struct ehci_dev *dev;
+	unsigned int address;
 	int ret;
 
+	if (ehci->next_address >= 127) {
+		printk(KERN_WARNING "usb%u: port %u: no USB address left\n", ehci->hcd.busnum, port);
+		return NULL;
+	}
+	address = ++ehci->next_address;
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev || !(dev->ep0 = ehci_ep_alloc())) {
 		printk(KERN_ERR "usb%u: port %u: out of memory for the device\n", ehci->hcd.busnum,
 		       port);
@@ -692,11 +759,11 @@ static int ehci_update_hub(struct usb_device *hub, unsigned int nports, unsigned
  * semaphore, wait for the BIOS to drop its own, turn its SMIs off. */
 static void ehci_bios_handoff(struct ehci_hcd *ehci)
 {
-	unsigned int off = HCC_EXT_CAPS(ehci_readl(ehci->cap, EHCI_HCCPARAMS));
+	unsigned int off = HCC_EXT_CAPS(ehci_readl(ehci->cap, EHCI_HCCPARAMS)), caps = 0;
 	uint64_t deadline;
 	uint32_t cap;
 
-	while (off >= 0x40) {
+	while (off >= 0x40 && caps++ < 48) {
 		pci_read_config_dword(ehci->pdev, (int)off, &cap);
 		if ((cap & 0xff) == EHCI_USBLEGSUP_ID) {
 			if (cap & EHCI_BIOS_OWNED) {
@@ -741,7 +808,8 @@ static bool ehci_start(struct ehci_hcd *ehci)
 	ehci->head->qh->hlink = (uint32_t)ehci->head->qh_dma | QH_TYPE;
 	ehci->head->qh->info1 = QH_HEAD;
 	ehci->head->qh->token = QTD_HALTED;
-	ehci_writel(ehci->op, EHCI_CTRLDSSEGMENT, 0);
+	if (ehci->addr64)		/* the register exists only then */
+		ehci_writel(ehci->op, EHCI_CTRLDSSEGMENT, 0);
 	ehci_writel(ehci->op, EHCI_ASYNCLISTADDR, (uint32_t)ehci->head->qh_dma);
 	ehci_writel(ehci->op, EHCI_USBINTR, ehci->use_irq ? STS_INT | STS_ERR | STS_FATAL : 0);
 	ehci->running = true;
@@ -795,12 +863,21 @@ static void ehci_probe(struct pci_dev *pdev)
 			ehci_writel(ehci->op, EHCI_PORTSC(n),
 				    (portsc & ~(PORT_RWC_BITS | PORT_PE)) | PORT_POWER);
 		}
-	mdelay(100);			/* devices connect after power (USB 2.0 7.1.7.3) */
+	mdelay(200);			/* attach and debounce after power (USB 2.0 7.1.7.3) */
 	for (n = 1; n <= ehci->n_ports && !ehci->dead; n++) {
-		struct ehci_dev *dev = ehci_port_reset(ehci, n) ? ehci_alloc_dev(ehci, NULL, n) : NULL;
+		struct ehci_dev *dev;
 
-		if (dev)
+		if (!ehci_port_reset(ehci, n))
+			continue;
+		dev = ehci_alloc_dev(ehci, NULL, n);
+		if (dev) {
 			usb_new_device(&dev->udev);
+		} else {
+			/* Disabled, so that the next device at address 0 is
+			 * not this one. */
+			portsc = ehci_readl(ehci->op, EHCI_PORTSC(n));
+			ehci_writel(ehci->op, EHCI_PORTSC(n), portsc & ~(PORT_RWC_BITS | PORT_PE));
+		}
 	}
 }
 

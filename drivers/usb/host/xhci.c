@@ -1223,8 +1223,9 @@ static struct usb_device *xhci_alloc_device(struct usb_device *hub, unsigned int
 }
 
 /* The hub's slot context says it is a hub: the Hub bit, its ports, and
- * for a high-speed hub its TT think time (Linux's xhci_update_hub_device);
- * Configure Endpoint, or Evaluate Context before xHCI 1.0. */
+ * its TT think time (for a high-speed hub, and always before xHCI 1.0),
+ * with Configure Endpoint, or Evaluate Context on a 0.95 controller, as
+ * Linux's xhci_update_hub_device does. */
 static int xhci_update_hub(struct usb_device *hub, unsigned int nports, unsigned int think_time)
 {
 	struct xhci_slot *slot = hub->hcpriv;
@@ -1239,10 +1240,10 @@ static int xhci_update_hub(struct usb_device *hub, unsigned int nports, unsigned
 	ctx = in_slot(slot);
 	ctx[0] |= SLOT_HUB;
 	ctx[1] = (ctx[1] & 0x00ffffff) | (uint32_t)nports << 24;
-	if (hub->speed == USB_SPEED_HIGH)
+	if (hub->speed == USB_SPEED_HIGH || slot->xhci->hci_version < 0x100)
 		ctx[2] = (ctx[2] & ~(3u << 16)) | think_time << 16;
 	return xhci_command_ok(slot, page_to_phys(slot->in_ctx),
-			       TRB_TYPE(slot->xhci->hci_version >= 0x100 ? TRB_CONFIG_EP :
+			       TRB_TYPE(slot->xhci->hci_version > 0x95 ? TRB_CONFIG_EP :
 					TRB_EVAL_CONTEXT), "Configure Endpoint for a hub");
 }
 
