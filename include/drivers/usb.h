@@ -156,7 +156,8 @@ struct usb_hcd;
  * addressed and working) and hands it to usb_new_device(); the core
  * fills in the rest.  A device's structures live for the whole boot,
  * also after it is unplugged (its transfers then fail: with -ENODEV at
- * once when it was on a root port, by timeout when it was behind a hub).
+ * once when it was on a root port; behind a hub with transaction errors
+ * or by timeout).
  */
 struct usb_device {
 	struct usb_hcd *bus;

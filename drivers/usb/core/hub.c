@@ -235,7 +235,8 @@ out:
  * enables the port is addressed by the controller and enumerated like one
  * on a root port, as "1-2.3" (port 3 of the hub on 1-2).  Ports are not
  * watched afterwards: a device plugged in later is not found, and one
- * pulled out fails its transfers by timeout rather than at once.  A
+ * pulled out fails its transfers with transaction errors or by timeout
+ * rather than at once with -ENODEV.  A
  * SuperSpeed hub is left alone: its USB 2 half, on the root hub's USB 2
  * port, is a hub of its own and brings the USB 2 devices, but a USB 3
  * device behind it is not found.  A port whose device cannot be

@@ -380,7 +380,7 @@ static bool ehci_dev_gone(struct ehci_dev *dev)
 	if ((ehci_readl(dev->ehci->op, EHCI_PORTSC(dev->port)) & (PORT_CONNECT | PORT_PE)) ==
 	    (PORT_CONNECT | PORT_PE))
 		return false;
-	if (!dev->gone)
+	if (!dev->gone && (dev->ep0->qh->info1 & 0x7f))	/* announced: it has an address */
 		printk(KERN_WARNING "usb %s: USB disconnect, device number %u\n", dev->udev.devpath,
 		       dev->ep0->qh->info1 & 0x7f);
 	dev->gone = true;
@@ -406,25 +406,38 @@ static void ehci_irq(unsigned int irq, struct pt_regs *regs)
 
 /*
  * ep's transfer has ended (or its QH is halted): leave the QH idle and
- * clean, so that nothing stale can be followed.  First the overlay's
- * next pointer (one dword, which the controller only reads), so that it
- * leads nowhere; then the qTDs a short packet or a halt left active;
- * then, unless the QH is halted, the overlay's byte count and alternate
- * pointer, the toggle kept.  In this order the controller, which may
- * visit the QH at any moment, only ever sees an idle queue.
+ * clean, so that nothing stale can be followed.  The controller writes
+ * the overlay only while the queue is active, and it is not now: no qTD
+ * it could reach is active.  First the overlay's next pointer, so that
+ * it leads nowhere (after a short packet it still points into the
+ * chain); then the qTDs a short packet or a halt left active.  The
+ * controller retires a qTD after writing the overlay back (EHCI 4.10.3,
+ * 4.10.4), but a controller that did it the other way round would still
+ * be writing: the overlay's Active bit is waited for, briefly, before
+ * the overlay is touched.  Then only a short end needs more: its byte
+ * count cleared (the toggle kept), so that the queue is idle, not
+ * waiting on its alternate pointer.  False when the overlay stayed
+ * active: the caller cancels.
  */
-static void ehci_qh_idle(struct ehci_ep *ep)
+static bool ehci_qh_idle(struct ehci_ep *ep)
 {
+	uint64_t deadline = ktime_get_ns() + 1000000;
 	unsigned int i;
+	uint32_t tok;
 
 	ep->qh->next = EHCI_LIST_END;
 	__asm__ volatile("sfence" ::: "memory");
 	for (i = 0; i < ep->ntd; i++)
 		ep->qtd[i].token &= ~QTD_ACTIVE;
-	if (!(ep->qh->token & QTD_HALTED)) {
+	while ((tok = ((volatile struct ehci_qh *)ep->qh)->token) & QTD_ACTIVE)
+		if (ktime_get_ns() > deadline)
+			return false;
+	if (!(tok & QTD_HALTED) && QTD_LENGTH(tok)) {
 		ep->qh->alt_next = EHCI_LIST_END;
-		ep->qh->token &= QTD_TOGGLE;
+		__asm__ volatile("sfence" ::: "memory");
+		ep->qh->token = tok & QTD_TOGGLE;
 	}
+	return true;
 }
 
 /*
@@ -442,6 +455,8 @@ static int ehci_td_run(struct ehci_dev *dev, struct ehci_ep *ep, unsigned int ti
 	uint64_t flags;
 	int ret;
 
+	if (ep->qh->token & QTD_HALTED)
+		return -EPROTO;		/* until reset_endpoint: the controller skips it */
 	ep->qtd[ep->ntd - 1].next = EHCI_LIST_END;
 	ep->qtd[ep->ntd - 1].token |= QTD_IOC;
 	__asm__ volatile("sfence" ::: "memory");
@@ -449,7 +464,8 @@ static int ehci_td_run(struct ehci_dev *dev, struct ehci_ep *ep, unsigned int ti
 	for (;;) {
 		ret = ehci_td_status(ep);
 		if (ret != -EINPROGRESS) {
-			ehci_qh_idle(ep);
+			if (!ehci_qh_idle(ep))
+				ehci_cancel(ehci, ep);
 			return ret;
 		}
 		if (ehci_readl(ehci->op, EHCI_USBSTS) & STS_FATAL) {

@@ -1224,8 +1224,9 @@ static struct usb_device *xhci_alloc_device(struct usb_device *hub, unsigned int
 
 /* The hub's slot context says it is a hub: the Hub bit, its ports, and
  * its TT think time (for a high-speed hub, and always before xHCI 1.0),
- * with Configure Endpoint, or Evaluate Context on a 0.95 controller, as
- * Linux's xhci_update_hub_device does. */
+ * with Configure Endpoint (Linux's xhci_update_hub_device); a 0.95
+ * controller gets Evaluate Context, which takes none of these fields, so
+ * devices behind a hub there are addressed without them. */
 static int xhci_update_hub(struct usb_device *hub, unsigned int nports, unsigned int think_time)
 {
 	struct xhci_slot *slot = hub->hcpriv;
