@@ -3,7 +3,9 @@
  * reduced): PCI class 0c:03:30, registers in memory BAR 0, one event ring
  * on interrupter 0, completion by INTx or, when the line is another
  * driver's, by polling the event ring.  Every port on a PC's USB sockets
- * is a root port of one of these, USB 2 sticks included.
+ * is a root port of one of these, USB 2 sticks included; devices behind
+ * hubs get the route string and transaction translator the hub driver's
+ * alloc_device asks for.
  *
  * The controller works through rings of 16-byte TRBs in memory, each
  * TRB owned by whoever's cycle bit it carries:
@@ -23,15 +25,20 @@
  *
  * States of a transfer (struct xhci_td, one per endpoint):
  *   idle      no TD on the ring (active false).
- *   queued    its TRBs are on the ring and the doorbell rung; the event
- *             handler records the result and sets done.  The waiter
- *             sleeps on wq (INTx) or polls the event ring itself.
+ *   queued    its TRBs are on the ring, the first with its cycle bit held
+ *             back; once active, the bit is flipped and the doorbell
+ *             rung.  The event handler records the result and sets done;
+ *             the waiter sleeps on wq (INTx) or polls the event ring
+ *             itself.
  *   done      the status TRB (control) or the last TRB (bulk) completed,
  *             a short packet ended a bulk TD, or an error halted the
  *             endpoint; the waiter takes the result and the TD is idle.
  *   timed out no event by the deadline: the waiter stops the endpoint
  *             (Stop Endpoint), moves its dequeue pointer past the TD (Set
  *             TR Dequeue Pointer) and returns -ETIMEDOUT.
+ *   gone      the device's root port lost its connection (a port status
+ *             event): every TD of the slot ends with -ENODEV at once, and
+ *             so does every later transfer.
  * An error completion (stall, transaction error, babble) halts the
  * endpoint on the controller; reset_endpoint (Reset Endpoint, then Set TR
  * Dequeue Pointer to the enqueue position) makes it usable again, and for
@@ -42,8 +49,8 @@
  * ring is used by one task at a time: endpoint 0 at probe, a storage
  * device's bulk endpoints by its own thread.  Waiters sleep with no lock
  * held; what they wait on (a TD of their own endpoint, the command slot
- * under cmd_mutex) cannot go away while they sleep: devices are never
- * removed.
+ * under cmd_mutex) cannot go away while they sleep: a slot's structures
+ * are never freed, an unplugged device's included.
  *
  * Memory: pages from the page allocator at probe, zeroed; without 64-bit
  * addressing (HCCPARAMS1.AC64) a page above 4 GiB refuses the controller
