@@ -26,8 +26,11 @@
  *             transfer ends there; a control transfer goes on to its
  *             status stage through the alternate next pointer), or a
  *             halt (a stall, or a transaction error after three tries).
- *   halted    the overlay's Halted bit: the controller skips the QH
- *             until reset_endpoint clears it.
+ *   halted    the overlay's Halted bit: the controller skips the QH,
+ *             and a transfer fails at once with -EPROTO, until
+ *             reset_endpoint clears it (endpoint 0 clears it itself).
+ * A device whose root port loses its connection or is disabled is gone:
+ * its transfers end with -ENODEV, and its disconnect is logged once.
  * A transfer that does not end by its deadline is cancelled the only
  * safe way: its QH is unlinked from the ring, the Interrupt on Async
  * Advance doorbell says when the controller no longer holds it, its
@@ -41,9 +44,9 @@
  * pointer (ehci_qh_idle()).
  *
  * Memory: each endpoint has two pages below 4 GiB (GFP_DMA32, so
- * CTRLDSSEGMENT stays 0): its QH, then EHCI_MAX_QTD qTDs, the last an
- * always-inactive one the alternate next pointers of IN transfers lead
- * to.  Data above 4 GiB needs the 64-bit capability (the qTDs' high
+ * CTRLDSSEGMENT stays 0): its QH, then EHCI_MAX_QTD qTDs, then an
+ * always-inactive one the alternate next pointers of bulk IN transfers
+ * lead to.  Data above 4 GiB needs the 64-bit capability (the qTDs' high
  * buffer pointers), else the transfer fails with -EIO and a line.
  */
 #include <asm/io.h>
