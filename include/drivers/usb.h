@@ -202,9 +202,12 @@ struct hc_driver {
 	/* A bulk transfer on ep over nsg pieces, each within one page and
 	 * each but the last a multiple of ep's packet size (else -EINVAL:
 	 * EHCI cannot split a packet between two of its descriptors).
-	 * Returns the bytes moved (fewer than asked on a short packet). */
+	 * Returns 0 or an errno, and in *actual the bytes moved: fewer than
+	 * asked after a short packet, and those before a stall, an error or
+	 * a timeout as far as the controller reports them. */
 	int (*bulk)(struct usb_device *udev, struct usb_host_endpoint *ep,
-		    const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms);
+		    const struct scatterlist *sg, unsigned int nsg, unsigned int *actual,
+		    unsigned int timeout_ms);
 	/* Start ep afresh on the controller, halted or not: its next
 	 * transfer from the ring's enqueue position, its data toggle (or
 	 * sequence number) reset, as the device's is by CLEAR_FEATURE
@@ -248,9 +251,12 @@ int usb_control_msg(struct usb_device *udev, uint8_t request, uint8_t requesttyp
 int usb_get_descriptor(struct usb_device *udev, uint8_t type, uint8_t index, void *buf,
 		       uint16_t size);
 int usb_set_configuration(struct usb_device *udev, uint8_t configuration);
-/* Bulk transfer over sg (nsg pieces) on ep; bytes moved or an errno. */
+/* Bulk transfer over sg (nsg pieces) on ep: 0 or an errno, the bytes
+ * moved in *actual, as struct hc_driver's bulk says (Linux's
+ * usb_bulk_msg, whose actual_length this is). */
 int usb_bulk_msg(struct usb_device *udev, struct usb_host_endpoint *ep,
-		 const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms);
+		 const struct scatterlist *sg, unsigned int nsg, unsigned int *actual,
+		 unsigned int timeout_ms);
 /* Start ep afresh on both sides, after a stall (-EPIPE) or in a class
  * driver's reset recovery: reset it on the controller, then send
  * CLEAR_FEATURE(ENDPOINT_HALT) to the device, so that both data toggles

@@ -64,6 +64,8 @@ static struct {
 	/* faults, each used once */
 	bool stall_data, stall_csw, bad_csw_sign, bad_csw_tag, fail_command, timeout_data;
 	unsigned int short_by;		/* bytes a READ returns fewer than asked */
+	unsigned int stall_after;	/* bytes a READ moves before it stalls, then passes */
+	unsigned int moved;		/* bytes the last stalled transfer moved */
 	/* what the host asked */
 	int set_config;			/* -1: never */
 	unsigned int clear_halts, resets, ep_resets;
@@ -198,6 +200,12 @@ static int fake_data(const struct scatterlist *sg, unsigned int nsg, bool in)
 	case READ_10:
 		assert_true(in);
 		assert_true(lba + count <= FAKE_SECTORS && count * 512 == want);
+		if (dev.stall_after) {		/* stops short, stalls, then says all went well */
+			dev.moved = sg_copy(sg, nsg, dev.disk + lba * 512, dev.stall_after, true);
+			dev.stall_after = 0;
+			dev.halted_in = true;
+			return -EPIPE;
+		}
 		n = want - dev.short_by;
 		dev.residue = dev.short_by;
 		dev.short_by = 0;
@@ -215,8 +223,8 @@ static int fake_data(const struct scatterlist *sg, unsigned int nsg, bool in)
 	return -EPROTO;
 }
 
-static int fake_bulk(struct usb_device *udev, struct usb_host_endpoint *ep,
-		     const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms)
+static int fake_bulk_bytes(struct usb_device *udev, struct usb_host_endpoint *ep,
+			   const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms)
 {
 	bool in = ep->address & USB_DIR_IN;
 	uint8_t csw[13];
@@ -358,6 +366,20 @@ static struct usb_device *fake_alloc_device(struct usb_device *hdev, unsigned in
 	child->speed = speed;
 	snprintf(child->devpath, sizeof(child->devpath), "%.16s.%u", hdev->devpath, port);
 	return child;
+}
+
+/* struct hc_driver's bulk over the device: 0 or an errno, the bytes in
+ * *actual (those before a stall too). */
+static int fake_bulk(struct usb_device *udev, struct usb_host_endpoint *ep,
+		     const struct scatterlist *sg, unsigned int nsg, unsigned int *actual,
+		     unsigned int timeout_ms)
+{
+	int ret;
+
+	dev.moved = 0;
+	ret = fake_bulk_bytes(udev, ep, sg, nsg, timeout_ms);
+	*actual = ret >= 0 ? (unsigned int)ret : dev.moved;
+	return ret < 0 ? ret : 0;
 }
 
 static const struct hc_driver fake_hc = {
@@ -832,6 +854,26 @@ static void short_read_has_resid(void **state)
 	kfree(in);
 }
 
+/* A device that stops a READ short with a stall and then reports it
+ * passed with no residue (BOT 6.7.2 lets a device stall early; the CSW
+ * is wrong): the bytes that did not move still count as not moved. */
+static void stall_after_short_read(void **state)
+{
+	struct scsi_cmnd *cmd = kmalloc(sizeof(*cmd), GFP_KERNEL);
+	uint8_t *in = kzalloc(8 * 512, GFP_KERNEL);
+
+	(void)state;
+	dev.stall_after = 1024;
+	rw_cmd(cmd, false, 0, 8, in);
+	usb_stor_invoke_transport(cmd, &us);
+	assert_int_equal(cmd->result, SAM_STAT_GOOD);
+	assert_int_equal(cmd->resid, 8 * 512 - 1024);
+	assert_int_equal(dev.clear_halts, 1);
+	assert_int_equal(dev.resets, 0);
+	kfree(cmd);
+	kfree(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -850,6 +892,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_csw_or_timeout_resets, transport_setup,
 						transport_teardown),
 		cmocka_unit_test_setup_teardown(short_read_has_resid, transport_setup, transport_teardown),
+		cmocka_unit_test_setup_teardown(stall_after_short_read, transport_setup,
+						transport_teardown),
 	};
 
 	fake_machine_init();

@@ -48,11 +48,13 @@ int usb_set_configuration(struct usb_device *udev, uint8_t configuration)
 }
 
 int usb_bulk_msg(struct usb_device *udev, struct usb_host_endpoint *ep,
-		 const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms)
+		 const struct scatterlist *sg, unsigned int nsg, unsigned int *actual,
+		 unsigned int timeout_ms)
 {
+	*actual = 0;
 	if (ep->type != USB_ENDPOINT_XFER_BULK)
 		return -EINVAL;
-	return udev->bus->driver->bulk(udev, ep, sg, nsg, timeout_ms);
+	return udev->bus->driver->bulk(udev, ep, sg, nsg, actual, timeout_ms);
 }
 
 int usb_clear_halt(struct usb_device *udev, struct usb_host_endpoint *ep)

@@ -191,6 +191,7 @@ struct ehci_ep {
 	 * which of them carry data (a control transfer's setup and status
 	 * do not count in the bytes moved). */
 	unsigned int ntd;
+	unsigned int actual;		/* bytes moved, as far as the qTDs tell */
 	unsigned int len[EHCI_MAX_QTD];
 	bool data[EHCI_MAX_QTD];
 	struct ehci_ep *next;		/* the ring after the head, in software */
@@ -356,7 +357,7 @@ static bool ehci_fill_qtd(struct ehci_hcd *ehci, struct ehci_ep *ep, unsigned in
  * (a stall: halted with tries left, whatever errors the tries before it
  * had, as Linux's qtd_copy_status reads it) or -EPROTO (babble, or three
  * transaction or buffer errors). */
-static int ehci_td_status(const struct ehci_ep *ep)
+static int ehci_td_status(struct ehci_ep *ep)
 {
 	unsigned int i, moved = 0;
 
@@ -365,10 +366,11 @@ static int ehci_td_status(const struct ehci_ep *ep)
 
 		if (tok & QTD_ACTIVE)
 			return -EINPROGRESS;
-		if (tok & QTD_HALTED)
-			return !(tok & QTD_BABBLE) && (tok & QTD_CERR) ? -EPIPE : -EPROTO;
 		if (ep->data[i])
 			moved += ep->len[i] - MIN(QTD_LENGTH(tok), ep->len[i]);
+		ep->actual = moved;
+		if (tok & QTD_HALTED)
+			return !(tok & QTD_BABBLE) && (tok & QTD_CERR) ? -EPIPE : -EPROTO;
 		if (QTD_LENGTH(tok) && ep->data[i] && !ep->control)
 			break;		/* a short packet ends a bulk transfer */
 	}
@@ -545,7 +547,8 @@ static int ehci_control(struct usb_device *udev, const struct usb_ctrlrequest *s
 }
 
 static int ehci_bulk(struct usb_device *udev, struct usb_host_endpoint *hep,
-		     const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms)
+		     const struct scatterlist *sg, unsigned int nsg, unsigned int *actual,
+		     unsigned int timeout_ms)
 {
 	struct ehci_dev *dev = ehci_dev(udev);
 	struct ehci_ep *ep = hep->hcpriv;
@@ -573,7 +576,10 @@ static int ehci_bulk(struct usb_device *udev, struct usb_host_endpoint *hep,
 			ep->qtd[i].alt_next = (uint32_t)ehci_qtd_dma(ep, EHCI_MAX_QTD);
 	}
 	ep->ntd = nsg;
-	return ehci_td_run(dev, ep, timeout_ms);
+	ep->actual = 0;
+	ret = ehci_td_run(dev, ep, timeout_ms);
+	*actual = ret >= 0 ? (unsigned int)ret : ep->actual;
+	return ret < 0 ? ret : 0;
 }
 
 /* Start a bulk endpoint afresh: not halted, the toggle at DATA0.  The

@@ -447,6 +447,10 @@ static void xhci_transfer_event(struct xhci_hcd *xhci, const struct xhci_trb *ev
 			return;
 		if (!td->short_packet)
 			td->actual = td->end[last] - MIN(EVENT_RESIDUE(ev->status), td->end[last]);
+	} else if (!td->short_packet) {
+		/* An error: the bytes before it (a stall's event says how
+		 * many of its TRB's moved, xHCI 6.4.2.1). */
+		td->actual = td->end[i] - MIN(EVENT_RESIDUE(ev->status), td->end[i]);
 	}
 	td->code = code;
 	td->done = true;
@@ -876,7 +880,8 @@ static unsigned int xhci_td_remainder(const struct xhci_hcd *xhci, unsigned int 
 }
 
 static int xhci_bulk(struct usb_device *udev, struct usb_host_endpoint *hep,
-		     const struct scatterlist *sg, unsigned int nsg, unsigned int timeout_ms)
+		     const struct scatterlist *sg, unsigned int nsg, unsigned int *actual,
+		     unsigned int timeout_ms)
 {
 	struct xhci_slot *slot = udev->hcpriv;
 	struct xhci_ep *ep = hep->hcpriv;
@@ -909,7 +914,9 @@ static int xhci_bulk(struct usb_device *udev, struct usb_host_endpoint *hep,
 			    sg[i].length);
 		done += sg[i].length;
 	}
-	return xhci_td_run(slot, ep, timeout_ms);
+	ret = xhci_td_run(slot, ep, timeout_ms);
+	*actual = ret >= 0 ? (unsigned int)ret : ep->td.actual;
+	return ret < 0 ? ret : 0;
 }
 
 static int xhci_reset_endpoint(struct usb_device *udev, struct usb_host_endpoint *hep)

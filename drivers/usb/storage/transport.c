@@ -15,7 +15,7 @@
  * What goes wrong, and what is done (BOT 5.3 and 6.6):
  *   a stalled data stage   the endpoint's halt is cleared and the CSW
  *                          read anyway: the unit says what happened, and
- *                          the command's data counts as not moved;
+ *                          only the bytes before the stall count as moved;
  *   a stalled CSW read     the halt is cleared and the CSW read once more;
  *   a device unplugged     (-ENODEV from the controller) the command
  *                          fails with -ENODEV, quietly: there is nothing
@@ -82,8 +82,10 @@ static int usb_stor_bulk_buf(struct us_data *us, struct usb_host_endpoint *ep, v
 			     unsigned int len)
 {
 	struct scatterlist sg = { .dma_address = virt_to_phys(buf), .length = len };
+	unsigned int actual;
+	int ret = usb_bulk_msg(us->pusb_dev, ep, &sg, 1, &actual, US_TIMEOUT);
 
-	return usb_bulk_msg(us->pusb_dev, ep, &sg, 1, US_TIMEOUT);
+	return ret ? ret : (int)actual;
 }
 
 /* Reset recovery (BOT 5.3.4): the class reset, then both halts cleared;
@@ -124,6 +126,7 @@ static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us, in
 	bool in = srb->sc_data_direction == DMA_FROM_DEVICE;
 	struct usb_host_endpoint *ep = in ? us->ep_in : us->ep_out;
 	int moved = -1, ret;	/* moved: the data stage's bytes, -1 when there was none */
+	unsigned int actual;
 
 	memset(bcb, 0, sizeof(*bcb));
 	bcb->Signature = US_BULK_CB_SIGN;
@@ -142,11 +145,11 @@ static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us, in
 		return USB_STOR_TRANSPORT_ERROR;
 	}
 	if (srb->length) {
-		ret = usb_bulk_msg(us->pusb_dev, ep, srb->sg, srb->nsg, US_TIMEOUT);
+		ret = usb_bulk_msg(us->pusb_dev, ep, srb->sg, srb->nsg, &actual, US_TIMEOUT);
 		if (ret == -EPIPE) {
-			/* How much moved before the stall is not known: none,
-			 * whatever the CSW's residue says. */
-			moved = 0;
+			/* A device may stop short with a stall (BOT 6.7.2): what
+			 * moved before it counts, whatever the CSW's residue. */
+			moved = (int)actual;
 			ret = usb_stor_clear_halt(us, ep, err);
 			if (ret != USB_STOR_TRANSPORT_GOOD)
 				return ret;
@@ -158,7 +161,7 @@ static int usb_stor_Bulk_transport(struct scsi_cmnd *srb, struct us_data *us, in
 			       us->pusb_dev->devpath, ret);
 			return USB_STOR_TRANSPORT_ERROR;
 		} else {
-			moved = ret;
+			moved = (int)actual;
 		}
 	}
 	memset(bcs, 0, sizeof(*bcs));
