@@ -31,6 +31,7 @@
 #include <pageturn/irq.h>
 #include <pageturn/printk.h>
 #include <pageturn/spinlock.h>
+#include <pageturn/time.h>
 
 static DEFINE_SPINLOCK(pci_lock);
 static LIST_HEAD(pci_devices);
@@ -294,4 +295,57 @@ int pci_enable_device(struct pci_dev *dev)
 	cmd &= ~PCI_COMMAND_INTX_DISABLE;
 	pci_write_config_word(dev, PCI_COMMAND, cmd);
 	return 0;
+}
+
+volatile uint8_t *pci_iomap(struct pci_dev *dev, int bar, const char *who)
+{
+	uint64_t start = pci_resource_start(dev, bar);
+	volatile uint8_t *regs;
+
+	if (!(pci_resource_flags(dev, bar) & IORESOURCE_MEM) || !start) {
+		printk(KERN_WARNING "%s %02x:%02x.%u: no memory BAR %d, skipped\n", who, dev->bus,
+		       PCI_SLOT(dev->devfn), PCI_FUNC(dev->devfn), bar);
+		return NULL;
+	}
+	regs = ioremap(start, pci_resource_len(dev, bar));
+	if (!regs) {
+		printk(KERN_ERR "%s: out of memory to map %#lx\n", who, (unsigned long)start);
+		return NULL;
+	}
+	pci_enable_device(dev);
+	return regs;
+}
+
+bool pci_request_irq(const struct pci_dev *dev, irq_handler_t handler, const char *name,
+		     const char *who, uint16_t *lines)
+{
+	unsigned int irq = dev->irq;
+	int err;
+
+	if (irq == PCI_IRQ_NONE) {
+		printk(KERN_INFO "%s: no interrupt line, completion polled\n", who);
+		return false;
+	}
+	if (!(*lines & (1u << irq))) {
+		err = request_irq(irq, handler, name);
+		if (err) {
+			printk(KERN_INFO "%s: IRQ %u is another driver's (error %d), completion polled\n",
+			       who, irq, err);
+			return false;
+		}
+		*lines |= 1u << irq;
+	}
+	return true;
+}
+
+bool pci_mmio_poll(volatile uint8_t *reg, uint32_t mask, uint32_t want, unsigned int ms)
+{
+	uint64_t deadline = ktime_get_ns() + (uint64_t)ms * 1000000;
+
+	while ((readl(reg) & mask) != want) {
+		if (ktime_get_ns() > deadline)
+			return false;
+		__asm__ volatile("pause");
+	}
+	return true;
 }

@@ -166,28 +166,14 @@ static void port_write(const struct ahci_port *pp, unsigned int reg, uint32_t v)
 	writel(v, pp->mmio + reg);
 }
 
-/* Wait up to ms for (reg & mask) == want; true when it came. */
-static bool ahci_wait(volatile uint8_t *mmio, unsigned int reg, uint32_t mask, uint32_t want,
-		      unsigned int ms)
-{
-	uint64_t deadline = ktime_get_ns() + (uint64_t)ms * 1000000;
-
-	while ((readl(mmio + reg) & mask) != want) {
-		if (ktime_get_ns() > deadline)
-			return false;
-		__asm__ volatile("pause");
-	}
-	return true;
-}
-
 /* Stop the port's command engine and FIS receive; false on a timeout. */
 static bool ahci_stop_port(struct ahci_port *pp)
 {
 	port_write(pp, PORT_CMD, port_read(pp, PORT_CMD) & ~PORT_CMD_START);
-	if (!ahci_wait(pp->mmio, PORT_CMD, PORT_CMD_LIST_ON, 0, AHCI_TMOUT_PORT))
+	if (!pci_mmio_poll(pp->mmio + PORT_CMD, PORT_CMD_LIST_ON, 0, AHCI_TMOUT_PORT))
 		return false;
 	port_write(pp, PORT_CMD, port_read(pp, PORT_CMD) & ~PORT_CMD_FIS_RX);
-	return ahci_wait(pp->mmio, PORT_CMD, PORT_CMD_FIS_ON, 0, AHCI_TMOUT_PORT);
+	return pci_mmio_poll(pp->mmio + PORT_CMD, PORT_CMD_FIS_ON, 0, AHCI_TMOUT_PORT);
 }
 
 /* Point the port at its page, clear its errors, start it (its
@@ -205,7 +191,7 @@ static bool ahci_start_port(struct ahci_port *pp)
 	port_write(pp, PORT_IRQ_MASK, pp->use_irq ? PORT_IRQ_DEFAULT : 0);
 	port_write(pp, PORT_CMD, port_read(pp, PORT_CMD) | PORT_CMD_FIS_RX |
 				 PORT_CMD_SPIN_UP | PORT_CMD_POWER_ON);
-	if (!ahci_wait(pp->mmio, PORT_TFDATA, ATA_BUSY | ATA_DRQ, 0, AHCI_TMOUT_CMD))
+	if (!pci_mmio_poll(pp->mmio + PORT_TFDATA, ATA_BUSY | ATA_DRQ, 0, AHCI_TMOUT_CMD))
 		return false;
 	port_write(pp, PORT_CMD, port_read(pp, PORT_CMD) | PORT_CMD_START);
 	return true;
@@ -299,7 +285,7 @@ static int ahci_exec_polled(struct ahci_port *pp, bool write, unsigned int nsg, 
 			    uint64_t lba)
 {
 	ahci_issue(pp, write, nsg);
-	if (!ahci_wait(pp->mmio, PORT_CMD_ISSUE, 1, 0, AHCI_TMOUT_CMD)) {
+	if (!pci_mmio_poll(pp->mmio + PORT_CMD_ISSUE, 1, 0, AHCI_TMOUT_CMD)) {
 		ahci_timed_out(pp, what, lba);
 		return -EIO;
 	}
@@ -576,21 +562,9 @@ out:
 static bool ahci_setup_irq(struct pci_dev *pdev)
 {
 	struct task_struct *eh;
-	int err;
 
-	if (pdev->irq == PCI_IRQ_NONE) {
-		printk(KERN_INFO "ahci: no interrupt line, completion polled\n");
+	if (!pci_request_irq(pdev, ahci_interrupt, "ahci", "ahci", &ahci_irq_lines))
 		return false;
-	}
-	if (!(ahci_irq_lines & (1u << pdev->irq))) {
-		err = request_irq(pdev->irq, ahci_interrupt, "ahci");
-		if (err) {
-			printk(KERN_INFO "ahci: IRQ %u is another driver's (error %d), completion polled\n",
-			       pdev->irq, err);
-			return false;
-		}
-		ahci_irq_lines |= 1u << pdev->irq;
-	}
 	if (!ahci_eh_started) {
 		eh = kthread_create(ahci_eh_thread, NULL, "ata_eh");
 		if (!eh) {
@@ -612,22 +586,16 @@ static void ahci_probe(struct pci_dev *pdev, struct page *idbuf)
 	unsigned int n, disks = 0;
 	unsigned long irq_flags;
 
-	if (!(pci_resource_flags(pdev, AHCI_PCI_BAR) & IORESOURCE_MEM) || !bar) {
-		printk(KERN_WARNING "ahci %02x:%02x.%u: no ABAR, skipped\n", pdev->bus,
-		       PCI_SLOT(pdev->devfn), PCI_FUNC(pdev->devfn));
-		return;
-	}
-	mmio = ioremap(bar, pdev->resource[AHCI_PCI_BAR].size);
+	mmio = pci_iomap(pdev, AHCI_PCI_BAR, "ahci");	/* the ABAR */
 	if (!mmio)
 		return;
-	pci_enable_device(pdev);
 	writel(readl(mmio + HOST_CTL) | HOST_AHCI_EN, mmio + HOST_CTL);
 	/* CAP and PI are set by the firmware, and some HBAs forget them in
 	 * a reset: keep them across it (Linux's ahci_save_initial_config). */
 	cap = readl(mmio + HOST_CAP);
 	pi = readl(mmio + HOST_PORTS_IMPL);
 	writel(readl(mmio + HOST_CTL) | HOST_RESET, mmio + HOST_CTL);
-	if (!ahci_wait(mmio, HOST_CTL, HOST_RESET, 0, AHCI_TMOUT_RESET)) {
+	if (!pci_mmio_poll(mmio + HOST_CTL, HOST_RESET, 0, AHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "ahci: HBA at %#lx does not come out of reset, skipped\n",
 		       (unsigned long)bar);
 		return;

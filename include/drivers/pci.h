@@ -7,7 +7,10 @@
  * of struct pci_dev with what a driver needs: IDs, class, the decoded
  * BARs and the legacy interrupt line firmware routed (config 0x3c, an
  * IRQ of the 8259 PIC).  Drivers then find their hardware with
- * pci_get_device() and switch it on with pci_enable_device().
+ * pci_get_device(), switch it on with pci_enable_device() (or map a
+ * memory BAR and switch it on with pci_iomap()), claim its INTx line
+ * with pci_request_irq(), and wait on its registers with
+ * pci_mmio_poll(): what AHCI, xHCI and EHCI share.
  */
 #ifndef DRIVERS_PCI_H
 #define DRIVERS_PCI_H
@@ -104,6 +107,28 @@ struct pci_dev *pci_get_device(unsigned int vendor, unsigned int device, struct 
  * and raise INTx.  Linux splits this into pci_enable_device() and
  * pci_set_master(); every driver here needs both. */
 int pci_enable_device(struct pci_dev *dev);
+
+/* Memory BAR bar of dev mapped uncached and dev enabled (Linux's
+ * pci_iomap with pci_enable_device); NULL with a line naming who when
+ * the BAR is not memory or cannot be mapped. */
+volatile uint8_t *pci_iomap(struct pci_dev *dev, int bar, const char *who);
+
+/*
+ * handler on dev's INTx line (request_irq under name), unless *lines, the
+ * caller's bitmap of the lines its handler already owns, has it: true
+ * when the handler owns the line.  The kernel's PIC lines are not shared
+ * between drivers, so false, with a line beginning with who ("ahci",
+ * "usb1: xhci") and ending "completion polled", when dev has no line or
+ * another driver's handler has it: the caller then polls.
+ */
+struct pt_regs;
+bool pci_request_irq(const struct pci_dev *dev, void (*handler)(unsigned int irq, struct pt_regs *regs),
+		     const char *name, const char *who, uint16_t *lines);
+
+/* Poll the device register at reg until (value & mask) == want, for up
+ * to ms milliseconds, interrupts on or off: true when it came.  For
+ * resets and starts, and for drivers that complete by polling. */
+bool pci_mmio_poll(volatile uint8_t *reg, uint32_t mask, uint32_t want, unsigned int ms);
 
 static inline uint64_t pci_resource_start(const struct pci_dev *dev, int bar)
 {

@@ -267,28 +267,6 @@ int usb_clear_halt(struct usb_device *udev, struct usb_host_endpoint *ep);
  * the order they are found.  Boot only. */
 unsigned int usb_new_busnum(void);
 
-/*
- * core/hcd.c, for the host controller drivers.  The kernel's PIC lines
- * are not shared between drivers: a controller whose line already has
- * another driver's handler is driven polled.
- */
-struct pci_dev;
-struct pt_regs;
-/* pdev's registers (memory BAR 0) mapped and the function enabled, or
- * NULL with a line naming name ("xhci"). */
-volatile uint8_t *usb_hcd_pci_map(struct pci_dev *pdev, const char *name);
-/* handler on pdev's INTx line, unless *lines (the driver's own bitmap of
- * the lines its handler owns) says it is there already: true when the
- * handler owns the line, false (a line saying "completion polled") when
- * there is none or another driver has it. */
-bool usb_hcd_request_irq(const struct usb_hcd *hcd, const struct pci_dev *pdev,
-			 void (*handler)(unsigned int irq, struct pt_regs *regs), const char *name,
-			 uint16_t *lines);
-/* Poll the register at reg until (value & mask) == want, for up to ms
- * milliseconds: true when it came.  For resets and starts, before
- * anything can sleep on the controller. */
-bool usb_hcd_handshake(volatile uint8_t *reg, uint32_t mask, uint32_t want, unsigned int ms);
-
 /* host/xhci.c, host/ehci-hcd.c: find every xHCI (then EHCI) controller
  * on PCI and the devices on their root ports.  Called by blk_dev_init(),
  * in that order. */

@@ -288,7 +288,7 @@ static bool ehci_async_advance(struct ehci_hcd *ehci)
 {
 	ehci_writel(ehci->op, EHCI_USBSTS, STS_IAA);
 	ehci_writel(ehci->op, EHCI_USBCMD, ehci_readl(ehci->op, EHCI_USBCMD) | CMD_IAAD);
-	if (!usb_hcd_handshake(ehci->op + EHCI_USBSTS, STS_IAA, STS_IAA, EHCI_TMOUT_IAA) &&
+	if (!pci_mmio_poll(ehci->op + EHCI_USBSTS, STS_IAA, STS_IAA, EHCI_TMOUT_IAA) &&
 	    ((ehci_readl(ehci->op, EHCI_USBCMD) & CMD_IAAD) ||
 	     (ehci_readl(ehci->op, EHCI_USBSTS) & STS_HALT)))
 		return false;
@@ -680,7 +680,7 @@ static bool ehci_port_reset(struct ehci_hcd *ehci, unsigned int n)
 	ehci_writel(ehci->op, EHCI_PORTSC(n), portsc | PORT_RESET);
 	mdelay(50);
 	ehci_writel(ehci->op, EHCI_PORTSC(n), portsc & ~PORT_RESET);
-	if (!usb_hcd_handshake(ehci->op + EHCI_PORTSC(n), PORT_RESET, 0, EHCI_TMOUT_RESET)) {
+	if (!pci_mmio_poll(ehci->op + EHCI_PORTSC(n), PORT_RESET, 0, EHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "usb%u: port %u does not finish its reset\n", ehci->hcd.busnum, n);
 		return false;
 	}
@@ -818,9 +818,9 @@ static void ehci_bios_handoff(struct ehci_hcd *ehci)
 static bool ehci_start(struct ehci_hcd *ehci)
 {
 	ehci_writel(ehci->op, EHCI_USBCMD, ehci_readl(ehci->op, EHCI_USBCMD) & ~CMD_RUN);
-	if (!usb_hcd_handshake(ehci->op + EHCI_USBSTS, STS_HALT, STS_HALT, EHCI_TMOUT_RESET) ||
+	if (!pci_mmio_poll(ehci->op + EHCI_USBSTS, STS_HALT, STS_HALT, EHCI_TMOUT_RESET) ||
 	    (ehci_writel(ehci->op, EHCI_USBCMD, CMD_RESET),
-	     !usb_hcd_handshake(ehci->op + EHCI_USBCMD, CMD_RESET, 0, EHCI_TMOUT_RESET))) {
+	     !pci_mmio_poll(ehci->op + EHCI_USBCMD, CMD_RESET, 0, EHCI_TMOUT_RESET))) {
 		printk(KERN_WARNING "usb%u: ehci: the controller does not reset, skipped\n",
 		       ehci->hcd.busnum);
 		return false;
@@ -840,7 +840,7 @@ static bool ehci_start(struct ehci_hcd *ehci)
 	ehci->running = true;
 	ehci_writel(ehci->op, EHCI_USBCMD, CMD_RUN | CMD_ASE | CMD_ITC_1MS);
 	ehci_writel(ehci->op, EHCI_CONFIGFLAG, 1);
-	if (!usb_hcd_handshake(ehci->op + EHCI_USBSTS, STS_HALT | STS_ASS, STS_ASS, EHCI_TMOUT_RESET)) {
+	if (!pci_mmio_poll(ehci->op + EHCI_USBSTS, STS_HALT | STS_ASS, STS_ASS, EHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "usb%u: ehci: the controller does not start\n", ehci->hcd.busnum);
 		return false;
 	}
@@ -854,7 +854,7 @@ static void ehci_probe(struct pci_dev *pdev)
 	uint32_t portsc;
 	unsigned int n;
 
-	if (!ehci || !(ehci->cap = usb_hcd_pci_map(pdev, "ehci"))) {
+	if (!ehci || !(ehci->cap = pci_iomap(pdev, 0, "ehci"))) {
 		kfree(ehci);
 		return;
 	}
@@ -873,7 +873,12 @@ static void ehci_probe(struct pci_dev *pdev)
 	       (unsigned long)pci_resource_start(pdev, 0),
 	       ehci->n_ports, ehci->addr64 ? ", 64-bit DMA" : "");
 	ehci_bios_handoff(ehci);
-	ehci->use_irq = usb_hcd_request_irq(&ehci->hcd, pdev, ehci_irq, "ehci", &ehci_irq_lines);
+	{
+		char who[24];
+
+		snprintf(who, sizeof(who), "usb%u: ehci", ehci->hcd.busnum);
+		ehci->use_irq = pci_request_irq(pdev, ehci_irq, "ehci", who, &ehci_irq_lines);
+	}
 	flags = local_irq_save();	/* the handler walks ehci_hosts */
 	list_add_tail(&ehci->list, &ehci_hosts);
 	local_irq_restore(flags);

@@ -1037,7 +1037,7 @@ static uint32_t xhci_port_reset(struct xhci_hcd *xhci, unsigned int n)
 		/* Old change bits off first, so that PRC means this reset's end. */
 		xhci_writel(xhci->op, XHCI_PORTSC(n), (portsc & PORT_RW_MASK) | (portsc & PORT_CHANGE_BITS));
 		xhci_writel(xhci->op, XHCI_PORTSC(n), (portsc & PORT_RW_MASK) | PORT_RESET);
-		if (!usb_hcd_handshake(xhci->op + XHCI_PORTSC(n), PORT_RC, PORT_RC, XHCI_TMOUT_PORT_RESET)) {
+		if (!pci_mmio_poll(xhci->op + XHCI_PORTSC(n), PORT_RC, PORT_RC, XHCI_TMOUT_PORT_RESET)) {
 			printk(KERN_WARNING "usb%u: port %u does not finish its reset\n",
 			       xhci->hcd.busnum, n);
 			return 0;
@@ -1278,7 +1278,7 @@ static void xhci_bios_handoff(struct xhci_hcd *xhci)
 		if ((val & 0xff) == XHCI_EXT_CAPS_LEGACY) {
 			if (val & XHCI_HC_BIOS_OWNED) {
 				xhci_writel(xhci->cap, off, val | XHCI_HC_OS_OWNED);
-				if (!usb_hcd_handshake(xhci->cap + off, XHCI_HC_BIOS_OWNED, 0,
+				if (!pci_mmio_poll(xhci->cap + off, XHCI_HC_BIOS_OWNED, 0,
 						    XHCI_TMOUT_HANDOFF)) {
 					printk(KERN_WARNING "usb%u: the firmware does not hand the controller over; taking it\n",
 					       xhci->hcd.busnum);
@@ -1329,16 +1329,16 @@ static void xhci_intel_switch_ports(struct xhci_hcd *xhci)
 static bool xhci_reset(struct xhci_hcd *xhci)
 {
 	/* No operational register may be written before CNR clears (xHCI 4.2). */
-	if (!usb_hcd_handshake(xhci->op + XHCI_USBSTS, STS_CNR, 0, XHCI_TMOUT_RESET)) {
+	if (!pci_mmio_poll(xhci->op + XHCI_USBSTS, STS_CNR, 0, XHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "usb%u: xhci: the controller is never ready, skipped\n",
 		       xhci->hcd.busnum);
 		return false;
 	}
 	xhci_writel(xhci->op, XHCI_USBCMD, xhci_readl(xhci->op, XHCI_USBCMD) & ~CMD_RUN);
-	if (!usb_hcd_handshake(xhci->op + XHCI_USBSTS, STS_HALT, STS_HALT, XHCI_TMOUT_RESET) ||
+	if (!pci_mmio_poll(xhci->op + XHCI_USBSTS, STS_HALT, STS_HALT, XHCI_TMOUT_RESET) ||
 	    (xhci_writel(xhci->op, XHCI_USBCMD, CMD_RESET),
-	     !usb_hcd_handshake(xhci->op + XHCI_USBCMD, CMD_RESET, 0, XHCI_TMOUT_RESET)) ||
-	    !usb_hcd_handshake(xhci->op + XHCI_USBSTS, STS_CNR, 0, XHCI_TMOUT_RESET)) {
+	     !pci_mmio_poll(xhci->op + XHCI_USBCMD, CMD_RESET, 0, XHCI_TMOUT_RESET)) ||
+	    !pci_mmio_poll(xhci->op + XHCI_USBSTS, STS_CNR, 0, XHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "usb%u: xhci: the controller does not reset, skipped\n",
 		       xhci->hcd.busnum);
 		return false;
@@ -1392,7 +1392,7 @@ static bool xhci_start(struct xhci_hcd *xhci)
 	xhci_writel(xhci->run, XHCI_IMAN, IMAN_IP | (xhci->use_irq ? IMAN_IE : 0));
 	xhci->running = true;		/* its rings exist: the handler may read them */
 	xhci_writel(xhci->op, XHCI_USBCMD, CMD_RUN | (xhci->use_irq ? CMD_EIE : 0));
-	if (!usb_hcd_handshake(xhci->op + XHCI_USBSTS, STS_HALT, 0, XHCI_TMOUT_RESET)) {
+	if (!pci_mmio_poll(xhci->op + XHCI_USBSTS, STS_HALT, 0, XHCI_TMOUT_RESET)) {
 		printk(KERN_WARNING "usb%u: xhci: the controller does not start\n", xhci->hcd.busnum);
 		return false;
 	}
@@ -1406,7 +1406,7 @@ static void xhci_probe(struct pci_dev *pdev)
 	uint32_t portsc;
 	unsigned int n;
 
-	if (!xhci || !(xhci->cap = usb_hcd_pci_map(pdev, "xhci"))) {
+	if (!xhci || !(xhci->cap = pci_iomap(pdev, 0, "xhci"))) {
 		kfree(xhci);
 		return;
 	}
@@ -1436,7 +1436,12 @@ static void xhci_probe(struct pci_dev *pdev)
 	if (!xhci_reset(xhci))
 		return;
 	xhci_intel_switch_ports(xhci);
-	xhci->use_irq = usb_hcd_request_irq(&xhci->hcd, pdev, xhci_irq, "xhci", &xhci_irq_lines);
+	{
+		char who[24];
+
+		snprintf(who, sizeof(who), "usb%u: xhci", xhci->hcd.busnum);
+		xhci->use_irq = pci_request_irq(pdev, xhci_irq, "xhci", who, &xhci_irq_lines);
+	}
 	flags = local_irq_save();	/* the handler walks xhci_hosts */
 	list_add_tail(&xhci->list, &xhci_hosts);
 	local_irq_restore(flags);
